@@ -1,0 +1,1 @@
+"""Reference data from released Apache Kafka, each row with its source."""

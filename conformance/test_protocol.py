@@ -1,0 +1,115 @@
+"""P1-P3: every admin API at every version it is advertised, answered well-formed, and
+versions outside the advertised range refused as Apache Kafka refuses them.
+
+Sources: catalogue P1-P3; Kafka's message schemas
+(clients/src/main/resources/common/message/*.json) for the version ranges and shapes;
+``ApiVersionsRequest``/``SocketServer`` for unsupported versions (Kafka answers
+ApiVersions above its max with a v0 body carrying UNSUPPORTED_VERSION and its ranges, and
+closes the connection for any other API above its max).
+"""
+from __future__ import annotations
+
+import pytest
+
+from fixtures import codec
+from fixtures.harness import Unsupported, Violation, expect
+from strategies.domain import admin_request
+
+from .apis import ADMIN_KEYS, MUTATING_KEYS, every_api, every_version
+from .reference.known import known_error_codes
+from .wellformed import check_results_match, check_throttle, error_codes
+
+SCHEMAS = "apache/kafka clients/src/main/resources/common/message/*.json"
+UNSUPPORTED_VERSION = 35
+
+
+def _asked(check, api_key, version):
+    check.require(api_key, version)
+    if api_key in MUTATING_KEYS:
+        check.require_mutations()
+    return check.client()
+
+
+@pytest.mark.prop("P1", source=f"catalogue P1; {SCHEMAS} (validVersions, removed versions included)")
+@pytest.mark.parametrize("api_key,version", every_version())
+def test_p1_every_advertised_version_answers_generated_requests(check, api_key, version):
+    """A valid request at an advertised version gets an answer that decodes at that version."""
+    client = _asked(check, api_key, version)
+    check.given(admin_request(api_key, version, check.prefix),
+                lambda body: client.answered(api_key, version, body))
+
+
+@pytest.mark.prop("P2", source=f"catalogue P2; {SCHEMAS}; clients/.../protocol/Errors.java")
+@pytest.mark.parametrize("api_key,version", every_version())
+def test_p2_responses_are_well_formed(check, api_key, version):
+    """Correlation id echoed, one result per requested item and no extras,
+    throttle_time_ms >= 0, every error code one the API can return."""
+    client = _asked(check, api_key, version)
+    allowed = known_error_codes(api_key)
+
+    def well_formed(body):
+        resp = client.answered(api_key, version, body)
+        check_throttle(version, resp)
+        check_results_match(api_key, version, body, resp)
+        unknown = sorted({c for c in error_codes(resp) if c not in allowed})
+        expect(not unknown, f"v{version}: error codes {unknown} are not codes "
+                            f"{codec.APIS[api_key].name} can return")
+
+    check.given(admin_request(api_key, version, check.prefix), well_formed)
+
+
+@pytest.mark.prop("P3", source="catalogue P3; apache/kafka core/.../network/SocketServer.scala, "
+                               "clients/.../requests/ApiVersionsRequest.java (UNSUPPORTED_VERSION, v0 body)")
+@pytest.mark.parametrize("api_key,version", every_api())
+def test_p3_version_above_the_advertised_max_is_refused(check, api_key, version):
+    """ApiVersions above the max answers UNSUPPORTED_VERSION with the ranges (v0 body);
+    any other API above its max gets the connection closed."""
+    low, high = check.require(api_key)
+    above = high + 1
+    check.api_version = above
+    body_version = min(above, codec.APIS[api_key].max_version)
+    if api_key in MUTATING_KEYS:
+        check.require_mutations()
+    client = check.client()
+    check.given(admin_request(api_key, body_version, check.prefix),
+                lambda body: _refused_above(client, api_key, body_version, above, high, body),
+                max_examples=1)
+
+
+def _refused_above(client, api_key, body_version, above, high, body):
+    ex = client.send_at_header_version(api_key, body_version, above, body)
+    if api_key == 18:
+        expect(ex.ok, f"ApiVersions v{above} (above max {high}): {ex.status} instead of an "
+                      "UNSUPPORTED_VERSION answer")
+        try:
+            _, resp = codec.decode_response(18, 0, ex.raw)
+        except codec.CodecError as exc:
+            raise Violation(f"ApiVersions v{above}: the answer is not a v0 body ({exc})") from None
+        expect(resp["error_code"] == UNSUPPORTED_VERSION,
+               f"ApiVersions v{above}: error_code {resp['error_code']}, expected 35 UNSUPPORTED_VERSION")
+        keys = {a["api_key"] for a in resp.get("api_keys") or []}
+        expect(18 in keys, f"ApiVersions v{above}: the v0 error body lists no ranges (api_keys {sorted(keys)})")
+    else:
+        expect(ex.status in ("closed",), f"{codec.APIS[api_key].name} v{above} (above max {high}): "
+                                         f"expected the connection closed, got {ex.status}")
+
+
+@pytest.mark.prop("P3", source="catalogue P3; apache/kafka core/.../network/SocketServer.scala "
+                               "(versions below the min, e.g. removed in Kafka 4, are refused)")
+@pytest.mark.parametrize("api_key,version", every_api(k for k in ADMIN_KEYS if k != 18))
+def test_p3_version_below_the_advertised_min_is_refused(check, api_key, version):
+    """A version below the broker's advertised min (a removed version) closes the connection."""
+    low, high = check.require(api_key)
+    if low == 0:
+        raise Unsupported(f"broker advertises {codec.APIS[api_key].name} from v0: no version below its min")
+    if api_key in MUTATING_KEYS:
+        check.require_mutations()
+    check.api_version = low - 1
+    client = check.client()
+
+    def refused(body):
+        ex = client.send(api_key, low - 1, body)
+        expect(ex.status == "closed", f"{codec.APIS[api_key].name} v{low - 1} (below min {low}): "
+                                      f"expected the connection closed, got {ex.status}")
+
+    check.given(admin_request(api_key, low - 1, check.prefix), refused, max_examples=1)
