@@ -1,0 +1,276 @@
+"""The strategies: every version of every admin API reachable, field presence as the schema
+says, domain values on the right side of Kafka's rules, and the run prefix always there."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, find, given, settings, strategies as st
+
+from fixtures import codec
+from strategies import domain, schema
+
+PREFIX = "kac-t3st."
+CASES = [(k, v) for k in sorted(codec.ADMIN_APIS) for v in schema.versions(k)]
+IDS = [f"{codec.APIS[k].name}-v{v}" for k, v in CASES]
+FEW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+# -- oracles, written from Kafka's sources -------------------------------------------------
+
+def kafka_topic_error(name: str) -> str | None:
+    """org.apache.kafka.common.internals.Topic.validate, in its order of checks."""
+    if name == "":
+        return "empty"
+    if name in (".", ".."):
+        return "dot"
+    if len(name.encode("utf-16-le")) // 2 > 249:  # Java String.length(): UTF-16 units
+        return "too long"
+    if not re.fullmatch(r"[a-zA-Z0-9._-]+", name):
+        return "illegal character"
+    return None
+
+
+def _long(lo=-(1 << 63)):
+    return lambda v: re.fullmatch(r"-?\d+", v) is not None and lo <= int(v) < 1 << 63
+
+
+def _int(lo=-(1 << 31)):
+    return lambda v: re.fullmatch(r"-?\d+", v) is not None and lo <= int(v) < 1 << 31
+
+
+def _ratio(v):
+    try:
+        return 0 <= float(v) <= 1
+    except ValueError:
+        return False
+
+
+#: LogConfig.java's validators, per config (ConfigDef: atLeast, between, ValidList.in, in).
+CONFIG_RULES = {
+    "cleanup.policy": lambda v: set(v.split(",")) <= {"delete", "compact"},
+    "retention.ms": _long(-1), "retention.bytes": _long(), "segment.bytes": _int(1 << 20),
+    "segment.ms": _long(1), "max.message.bytes": _int(0), "min.insync.replicas": _int(1),
+    "delete.retention.ms": _long(0), "file.delete.delay.ms": _long(0),
+    "index.interval.bytes": _int(0), "min.cleanable.dirty.ratio": _ratio,
+    "compression.type": lambda v: v in {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"},
+    "message.timestamp.type": lambda v: v in {"CreateTime", "LogAppendTime"},
+    "unclean.leader.election.enable": lambda v: v.lower() in {"true", "false"},
+}
+
+
+def assert_shape(node, version, body, path=""):
+    """Keys are the fields of the version: all untagged ones, tagged ones optionally."""
+    here = schema.fields_at(node, version)
+    untagged = {n for n, f in here.items() if not f.tagged_field_q(version)}
+    assert untagged <= set(body) <= set(here), (path, sorted(body), sorted(here))
+    for name, value in body.items():
+        f = here[name]
+        if value is None:
+            assert f.nullable_for_version_q(version) or f.type_str in ("uuid", "bitfield"), path + name
+        elif f.is_struct_array():
+            for item in value:
+                assert_shape(f, version, item, f"{path}{name}.")
+        elif f.is_struct():
+            assert_shape(f, version, value, f"{path}{name}.")
+
+
+def topic_names_in(api_key, body):
+    """Every topic name an admin request body carries."""
+    if api_key in (32, 33, 44):
+        return [r["resource_name"] for r in body["resources"]]
+    if api_key == 20 and "topic_names" in body:
+        return list(body["topic_names"])
+    return [t["name"] for t in (body.get("topics") or [])]
+
+
+# -- schema strategies ---------------------------------------------------------------------
+
+def test_versions_are_all_schema_versions():
+    for k, a in codec.APIS.items():
+        assert schema.versions(k) == range(a.max_version + 1)
+    assert 0 in schema.versions(20) and codec.APIS[20].kafka_min_version == 1  # removed v0 kept
+
+
+@pytest.mark.parametrize("api_key,version", CASES, ids=IDS)
+@FEW
+@given(data=st.data())
+def test_schema_bodies_match_field_presence(api_key, version, data):
+    for message in (codec.APIS[api_key].request, codec.APIS[api_key].response):
+        assert_shape(message, version, data.draw(schema.message_body(message, version)))
+
+
+@pytest.mark.parametrize("api_key,version", CASES, ids=IDS)
+@FEW
+@given(data=st.data())
+def test_admin_requests_reach_every_version(api_key, version, data):
+    body = data.draw(domain.admin_request(api_key, version, PREFIX))
+    assert_shape(codec.APIS[api_key].request, version, body)
+    frame = codec.encode_request(api_key, version, body, 1)
+    assert codec.decode_request(frame[4:])[0]["api_version"] == version
+    names = topic_names_in(api_key, body)
+    assert all(n.startswith(PREFIX) and kafka_topic_error(n) is None for n in names)
+    assert len({domain.collision_key(n) for n in names}) == len(names)
+
+
+@pytest.mark.parametrize("version,present,absent", [
+    (0, {"topic_names", "timeout_ms"}, {"topics"}),
+    (5, {"topic_names", "timeout_ms"}, {"topics"}),
+    (6, {"topics", "timeout_ms"}, {"topic_names"}),
+])
+def test_delete_topics_fields(version, present, absent):
+    here = set(schema.fields_at(codec.APIS[20].request, version))
+    assert present <= here and not absent & here
+    assert set(schema.fields_at(codec.APIS[20].request, 6, "topics")) == {"name", "topic_id"}
+
+
+def test_field_presence_by_version():
+    create = codec.APIS[19].request
+    assert "validate_only" not in schema.fields_at(create, 0)
+    assert "validate_only" in schema.fields_at(create, 1)
+    meta = codec.APIS[3].request
+    assert "allow_auto_topic_creation" not in schema.fields_at(meta, 3)
+    assert "topics.topic_id" in schema.field_paths(meta, 10)
+    assert "topics.topic_id" not in schema.field_paths(meta, 9)
+    assert "resources.configs.config_operation" in schema.field_paths(codec.APIS[44].request, 0)
+
+
+@FEW
+@given(data=st.data())
+def test_overrides(data):
+    body = data.draw(schema.request_body(20, 6, {"timeout_ms": 5000, "topics.name": st.just("x"),
+                                                 "topic_names": ["ignored at v6"]}))
+    assert body["timeout_ms"] == 5000 and all(t["name"] == "x" for t in body["topics"])
+    body = data.draw(schema.request_body(20, 3, {"timeout_ms": schema.OMIT, "topics.name": "x"}))
+    assert set(body) == {"topic_names"}
+    with pytest.raises(KeyError):
+        schema.request_body(20, 6, {"topics.nmae": "x"})
+    with pytest.raises(ValueError):
+        schema.request_body(20, 7)
+
+
+@FEW
+@given(body=schema.response_body(18, 3))
+def test_tagged_fields_are_optional(body):
+    assert {"error_code", "api_keys", "throttle_time_ms"} <= set(body)
+
+
+# -- domain strategies ---------------------------------------------------------------------
+
+@given(domain.valid_topic_names(PREFIX))
+def test_valid_topic_names(name):
+    assert name.startswith(PREFIX) and kafka_topic_error(name) is None
+
+
+@given(domain.invalid_topic_names(PREFIX, labelled=True))
+def test_invalid_topic_names(case):
+    reason, name = case
+    assert kafka_topic_error(name) == reason
+    if reason in ("too long", "illegal character"):
+        assert name.startswith(PREFIX)
+
+
+@given(domain.invalid_topic_names())
+def test_invalid_topic_names_without_prefix(name):
+    assert kafka_topic_error(name) is not None
+
+
+@pytest.mark.parametrize("prefix", ["", ".", "a/b", "x" * 201])
+def test_bad_prefixes_are_refused(prefix):
+    with pytest.raises(ValueError):
+        domain.valid_topic_names(prefix)
+
+
+def test_topic_names_reach_the_maximum_length():
+    assert len(find(domain.valid_topic_names(PREFIX), lambda n: len(n) == 249)) == 249
+
+
+@given(domain.partition_counts(), domain.invalid_partition_counts(),
+       domain.replication_factors(3), domain.invalid_replication_factors(3))
+def test_counts(good_p, bad_p, good_rf, bad_rf):
+    assert good_p >= 1 and bad_p <= 0 and bad_p != domain.BROKER_DEFAULT
+    assert 1 <= good_rf <= 3
+    assert (bad_rf <= 0 and bad_rf != domain.BROKER_DEFAULT) or 3 < bad_rf < 1 << 15
+
+
+@given(domain.topic_config_entries())
+def test_valid_config_values(entry):
+    name, value = entry
+    assert CONFIG_RULES[name](value), entry
+
+
+@given(domain.topic_config_entries(valid=False))
+def test_invalid_config_values(entry):
+    name, value = entry
+    assert not CONFIG_RULES[name](value), entry
+
+
+def test_config_tables_agree():
+    assert set(CONFIG_RULES) == set(domain.TOPIC_CONFIGS)
+
+
+@given(domain.list_config_elements())
+def test_list_config_elements(entry):
+    name, element = entry
+    assert name in domain.LIST_CONFIGS and "," not in element and element
+
+
+@given(domain.unknown_config_keys())
+def test_unknown_config_keys(key):
+    assert key not in domain.TOPIC_CONFIGS and key not in domain.LIST_CONFIGS
+
+
+@FEW
+@given(data=st.data(), version=st.integers(0, 1))
+def test_incremental_alter_configs_semantics(data, version):
+    body = data.draw(domain.admin_request(44, version, PREFIX))
+    for res in body["resources"]:
+        assert res["resource_type"] == domain.TOPIC
+        assert len({c["name"] for c in res["configs"]}) == len(res["configs"])
+        for c in res["configs"]:
+            op = c["config_operation"]
+            assert op in (domain.SET, domain.DELETE, domain.APPEND, domain.SUBTRACT)
+            assert (c["value"] is None) == (op == domain.DELETE)
+            if op in (domain.APPEND, domain.SUBTRACT):
+                assert c["name"] in domain.LIST_CONFIGS
+
+
+@FEW
+@given(data=st.data(), version=st.integers(0, 7))
+def test_create_topics_semantics(data, version):
+    body = data.draw(domain.admin_request(19, version, PREFIX))
+    assert body["timeout_ms"] == domain.TIMEOUT_MS
+    assert ("validate_only" in body) == (version >= 1)
+    for t in body["topics"]:
+        assert t["assignments"] == []
+        assert t["num_partitions"] >= 1 or (version >= 4 and t["num_partitions"] == -1)
+        assert t["replication_factor"] >= 1 or (version >= 4 and t["replication_factor"] == -1)
+        assert all(CONFIG_RULES[c["name"]](c["value"]) for c in t["configs"])
+
+
+@FEW
+@given(data=st.data())
+def test_names_outside_the_prefix_are_refused(data):
+    with pytest.raises(ValueError, match="outside the run prefix"):
+        data.draw(domain.admin_request(20, 6, PREFIX, names=st.just("someone-elses-topic")))
+    body = data.draw(domain.admin_request(20, 6, PREFIX, names=st.sampled_from(["", "."])))
+    assert all(t["name"] in ("", ".") for t in body["topics"])
+
+
+@FEW
+@given(data=st.data())
+def test_admin_request_overrides_and_unknown_api(data):
+    configs = [{"name": "retention.ms", "value": "x"}]
+    body = data.draw(domain.admin_request(19, 7, PREFIX, overrides={
+        "validate_only": True, "topics.num_partitions": 0, "topics.configs": configs}))
+    assert body["validate_only"] is True
+    assert all(t["num_partitions"] == 0 and t["name"].startswith(PREFIX) for t in body["topics"])
+    assert all(t["configs"] == configs for t in body["topics"])
+    body = data.draw(domain.admin_request(21, 2, PREFIX, overrides={"topics.partitions.offset": 7}))
+    assert all(p["offset"] == 7 for t in body["topics"] for p in t["partitions"])
+    with pytest.raises(ValueError):
+        domain.admin_request(44, 1, PREFIX, overrides={"resources.configs.value": "x"})
+    with pytest.raises(ValueError):
+        domain.admin_request(20, 6, PREFIX, overrides={"topics.name": "someone-elses-topic"})
+    with pytest.raises(KeyError):
+        domain.admin_request(0, 3, PREFIX)
