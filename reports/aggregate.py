@@ -1,0 +1,130 @@
+"""Aggregate result runs into Parquet tables with Spark.
+
+    python -m reports.aggregate [RUN_FOLDER ...] [--results-dir DIR] [--runs-from FILE]
+                                --out TABLES_DIR [--master local[2]] [--driver-memory 4g]
+
+Writes TABLES_DIR/<table>/ (Parquet) for each of TABLES; see docs/reports.md.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from pyspark import StorageLevel
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+from . import load, tables
+from .cli import Phases, ReportError, run
+from .spark import DEFAULT_MASTER, session
+
+TABLES = ("runs", "matrix", "scores", "failures", "changes", "flaky", "malformed")
+SHOW_MALFORMED = 10
+
+
+def add_input_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("runs", nargs="*", metavar="RUN_FOLDER",
+                   help="run folders (RESULTS_DIR/<run_id>/, holding results.jsonl); any Hadoop URI")
+    p.add_argument("--results-dir", action="append", default=[], metavar="DIR",
+                   help="a folder holding run folders (repeatable)")
+    p.add_argument("--runs-from", metavar="FILE",
+                   help="a local text file naming run folders, one a line (tox writes one)")
+
+
+def add_spark_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--master", default=DEFAULT_MASTER, help="Spark master (default %(default)s)")
+    p.add_argument("--driver-memory", metavar="SIZE", help="e.g. 4g (only before Spark has started)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def inputs(args) -> tuple[list[str], list[str]]:
+    runs = list(args.runs) + (load.read_runs_from(args.runs_from) if args.runs_from else [])
+    load.precheck(args.results_dir, runs)
+    return args.results_dir, runs
+
+
+def _write(df, path: str) -> None:
+    try:
+        df.write.mode("overwrite").parquet(path)
+    except Exception as e:  # py4j / analysis errors: permission, a file in the way, bad scheme
+        first = str(e).strip().splitlines()[0] if str(e).strip() else type(e).__name__
+        raise ReportError(f"cannot write {path}: {first}") from None
+
+
+def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out: str,
+              quiet: bool = False) -> dict:
+    """Read the runs, write every table under ``out``; returns a small summary dict."""
+    ph = Phases("aggregate", quiet)
+    out = out.rstrip("/")
+    files, manifest_files = load.discover(spark, results_dirs, runs)
+    ph.done(f"found {len(files)} run folder(s), {len(manifest_files)} manifest(s)")
+
+    lines = load.read_lines(spark, files).persist(StorageLevel.MEMORY_AND_DISK)
+    try:
+        file_df = spark.createDataFrame([(f,) for f in files], "results string")  # decoded URIs
+        runs_df = tables.runs(file_df, lines, load.manifests(spark, manifest_files))
+        _write(runs_df, f"{out}/runs")
+        runs_df = spark.read.parquet(f"{out}/runs")
+        totals = runs_df.agg(F.sum("lines"), F.sum("rows"), F.sum("malformed")).first()
+        n_lines, n_rows, n_bad = (int(x or 0) for x in totals)
+        ph.done(f"read {n_lines:,} lines: {n_rows:,} rows, {n_bad:,} malformed")
+
+        bad = load.malformed(lines).select(
+            load.shown(load.decoded(F.col("file"))).alias("file"), "line", "reason", "text")
+        _write(bad, f"{out}/malformed")
+        if n_bad and not quiet:
+            shown_bad = spark.read.parquet(f"{out}/malformed").orderBy("file", "line").limit(SHOW_MALFORMED)
+            for r in shown_bad.collect():
+                print(f"  malformed {r.file}:{r.line}: {r.reason}", file=sys.stderr)
+            if n_bad > SHOW_MALFORMED:
+                print(f"  ... and {n_bad - SHOW_MALFORMED:,} more (table {out}/malformed)", file=sys.stderr)
+
+        valid = lines.where(F.col("reason").isNull())
+        cells = tables.run_cells(valid, runs_df).persist(StorageLevel.MEMORY_AND_DISK)
+        try:
+            _write(tables.matrix(cells), f"{out}/matrix")
+            m = spark.read.parquet(f"{out}/matrix")
+            _write(tables.scores(m), f"{out}/scores")
+            _write(tables.failures(m), f"{out}/failures")
+            c = m.agg(F.count("*"), F.count(F.when(F.col("latest_outcome") == "fail", 1))).first()
+            n_cells, n_failing = int(c[0]), int(c[1])
+            ph.done(f"matrix: {n_cells:,} cells, {n_failing:,} failing; scores")
+            _write(tables.changes(cells), f"{out}/changes")
+            _write(tables.flaky(cells), f"{out}/flaky")
+            kinds = dict(spark.read.parquet(f"{out}/changes").groupBy("kind").count().collect())
+            n_reg, n_fix = kinds.get("regression", 0), kinds.get("fix", 0)
+            n_flaky = spark.read.parquet(f"{out}/flaky").count()
+            ph.done(f"across runs: {n_reg:,} regressions, {n_fix:,} fixes, {n_flaky:,} flaky cells")
+        finally:
+            cells.unpersist()
+    finally:
+        lines.unpersist()
+    return {"runs": len(files), "lines": n_lines, "rows": n_rows, "malformed": n_bad, "cells": n_cells,
+            "failing": n_failing, "regressions": n_reg, "fixes": n_fix, "flaky": n_flaky,
+            "seconds": ph.total(), "out": out}
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m reports.aggregate", description=__doc__.split("\n")[0])
+    add_input_args(p)
+    p.add_argument("--out", required=True, metavar="TABLES_DIR", help="where the Parquet tables go (any Hadoop URI)")
+    add_spark_args(p)
+    return p
+
+
+def main(argv=None, spark: SparkSession | None = None) -> int:
+    args = parser().parse_args(argv)
+    dirs, runs = inputs(args)
+    own = spark is None
+    spark = spark or session(args.master, args.driver_memory)
+    try:
+        s = aggregate(spark, dirs, runs, args.out, args.quiet)
+    finally:
+        if own:
+            spark.stop()
+    print(f"tables: {s['out']} ({s['cells']:,} cells from {s['rows']:,} rows in {s['seconds']:.1f}s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))

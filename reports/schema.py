@@ -1,0 +1,101 @@
+"""The result-row schema of docs/results.md, once, for Spark and for plain Python.
+
+``FIELDS`` is the single source: the Spark StructType and the pure-Python validator are
+both built from it, so the aggregation and the gate accept and reject the same lines.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+
+OUTCOMES = ("pass", "fail", "error", "unsupported", "skip")
+
+# (name, kind, nullable). kind: int | str | float | object (a JSON object kept as text).
+FIELDS = (
+    ("row_id", "int", False),
+    ("run_id", "str", False),
+    ("started_at", "str", False),
+    ("broker", "str", False),
+    ("broker_impl", "str", True),
+    ("broker_version", "str", True),
+    ("property", "str", False),
+    ("api_key", "int", True),
+    ("api_name", "str", True),
+    ("api_version", "int", True),
+    ("outcome", "str", False),
+    ("examples", "int", False),
+    ("counterexample", "object", True),
+    ("message", "str", True),
+    ("source", "str", False),
+    ("duration_s", "float", False),
+    ("seed", "int", True),
+)
+FIELD_NAMES = tuple(f[0] for f in FIELDS)
+REQUIRED = tuple(name for name, _, nullable in FIELDS if not nullable)
+CORRUPT = "_corrupt_record"
+
+
+def spark_schema():
+    """The explicit StructType used with from_json (plus the corrupt-record column)."""
+    from pyspark.sql import types as T
+
+    kinds = {"int": T.LongType(), "str": T.StringType(), "float": T.DoubleType(),
+             # Spark keeps a nested object as its JSON text when the field is a string.
+             "object": T.StringType()}
+    fields = [T.StructField(name, kinds[kind], True) for name, kind, _ in FIELDS]
+    return T.StructType(fields + [T.StructField(CORRUPT, T.StringType(), True)])
+
+
+def parse_time(text: str) -> dt.datetime | None:
+    """ISO-8601 -> aware UTC datetime (naive times are taken as UTC); None if unparsable."""
+    try:
+        t = dt.datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        return None
+    return t.replace(tzinfo=dt.timezone.utc) if t.tzinfo is None else t.astimezone(dt.timezone.utc)
+
+
+def _type_ok(kind: str, value) -> bool:
+    if kind == "int":
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind == "float":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "str":  # any JSON value: Spark's reader keeps a non-string as its text
+        return True
+    return isinstance(value, dict)
+
+
+def check_line(line: str) -> tuple[dict | None, str | None]:
+    """One results.jsonl line -> (row, None) when valid, else (None, reason)."""
+    if not line.strip():
+        return None, "empty line"
+    try:
+        row = json.loads(line)
+    except ValueError:
+        return None, "not valid JSON (a cut-off line?)"
+    if not isinstance(row, dict):
+        return None, "not a JSON object"
+    return (row, None) if (reason := check_row(row)) is None else (None, reason)
+
+
+def check_row(row: dict) -> str | None:
+    """The reason a parsed row breaks the contract, or None. Unknown extra fields are allowed.
+
+    Like Spark's JSON reader, a text field given a number, boolean or object takes that
+    value's JSON text (the row is changed in place)."""
+    for name, kind, nullable in FIELDS:
+        value = row.get(name)
+        if value is None:
+            if not nullable:
+                return f"missing field {name}"
+        elif not _type_ok(kind, value):
+            return f"field {name} has the wrong type"
+        elif kind == "str" and not isinstance(value, str):
+            row[name] = json.dumps(value, separators=(",", ":"))
+    if row["outcome"] not in OUTCOMES:
+        return f"outcome {row['outcome']!r} is not one of {', '.join(OUTCOMES)}"
+    if parse_time(row["started_at"]) is None:
+        return "started_at is not an ISO-8601 time"
+    if row["row_id"] < 1:
+        return "row_id is not positive"
+    return None

@@ -1,0 +1,55 @@
+"""A quiet Spark session: UI off, no progress bars, log level WARN (or ERROR)."""
+from __future__ import annotations
+
+import os
+import tempfile
+
+DEFAULT_MASTER = "local[2]"
+
+_LOG4J = """\
+rootLogger.level = {level}
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{{HH:mm:ss}} %p %c{{1}}: %m%n
+logger.native.name = org.apache.hadoop.util.NativeCodeLoader
+logger.native.level = ERROR
+"""
+
+
+def _log4j_file(level: str) -> str:
+    path = os.path.join(tempfile.gettempdir(), f"reports-log4j2-{level.lower()}.properties")
+    if not os.path.exists(path):
+        with open(path + ".tmp", "w", encoding="utf-8") as fh:
+            fh.write(_LOG4J.format(level=level))
+        os.replace(path + ".tmp", path)
+    return path
+
+
+def session(master: str | None = None, driver_memory: str | None = None,
+            log_level: str = "WARN", app: str = "kafka-admin-conformance-reports"):
+    """Get (or reuse) a SparkSession. ``master`` defaults to local[2].
+
+    In local mode shuffles use 8 partitions (adaptive execution merges small ones);
+    200, Spark's default, only adds task overhead on one machine."""
+    from pyspark.sql import SparkSession
+
+    level = log_level.upper()
+    master = master or DEFAULT_MASTER
+    if master.startswith("local"):  # no "hostname resolves to a loopback address" warning
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    b = (SparkSession.builder.master(master).appName(app)
+         .config("spark.ui.enabled", "false")
+         .config("spark.ui.showConsoleProgress", "false")
+         .config("spark.sql.session.timeZone", "UTC")
+         .config("spark.driver.extraJavaOptions",
+                 f"-Dlog4j2.configurationFile=file:{_log4j_file(level)}"))
+    if master.startswith("local"):
+        b = b.config("spark.sql.shuffle.partitions", "8")
+    if driver_memory:
+        b = b.config("spark.driver.memory", driver_memory)
+    spark = b.getOrCreate()
+    spark.sparkContext.setLogLevel(level)
+    return spark

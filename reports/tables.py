@@ -1,0 +1,167 @@
+"""The report tables as DataFrame transformations (no actions here; aggregate.py runs them).
+
+A *cell* is (broker, api_key, api_version, property); a *build* is (broker, broker_impl,
+broker_version). "Latest" orders rows by run start, then started_at, then row_id.
+"""
+from __future__ import annotations
+
+from pyspark.sql import Column, DataFrame, Window
+from pyspark.sql import functions as F
+
+from .load import RESULTS, decoded, shown
+from .schema import OUTCOMES
+
+CELL = ["broker", "api_key", "api_version", "property"]
+BUILD = ["broker_impl", "broker_version"]
+COUNTS = [f"n_{o}" for o in OUTCOMES]
+
+
+def _count(outcome: str, col: str = "outcome") -> Column:
+    return F.sum(F.when(F.col(col) == outcome, 1).otherwise(0)).alias(f"n_{outcome}")
+
+
+def _sums() -> list[Column]:
+    return [F.sum(c).alias(c) for c in COUNTS]
+
+
+def shell_quote(c: Column) -> Column:
+    """POSIX shell quoting, like shlex.quote, as a Column expression."""
+    safe = c.rlike(r"^[A-Za-z0-9_./:@%+=,-]+$")
+    return F.when(safe, c).otherwise(F.concat(F.lit("'"), F.regexp_replace(c, "'", "'\"'\"'"), F.lit("'")))
+
+
+def replay(broker: Column, results: Column, row_id: Column) -> Column:
+    return F.concat(F.lit("tox -e conformance -- --broker "), shell_quote(broker), F.lit(" --replay "),
+                    shell_quote(F.concat(results, F.lit(":"), row_id.cast("string"))))
+
+
+def runs(files: DataFrame, lines: DataFrame, manifests: DataFrame) -> DataFrame:
+    """One row per run folder: where, when it started, how many lines, rows, malformed.
+
+    ``files`` has one column ``results`` (decoded URIs of the results.jsonl files).
+    A run starts at its manifest's started_at, else at its first row's."""
+    ok = F.col("reason").isNull()
+    stats = lines.groupBy("file").agg(
+        F.count("*").alias("lines"), F.count("reason").alias("malformed"),
+        F.min(F.when(ok, F.col("started_ts"))).alias("first_row_ts"),
+        F.max(F.when(ok, F.col("run_id"))).alias("row_run_id"),
+        F.array_sort(F.collect_set(F.when(ok, F.col("broker")))).alias("brokers"),
+    ).withColumn("results", decoded(F.col("file")))
+    m = manifests.select("run_dir", F.col("started_ts").alias("m_started"), F.col("run_id").alias("m_run_id"),
+                         "ended_at", "complete", "suite_version", "hypothesis_profile", "seed")
+    folder = F.regexp_replace("results", "/" + RESULTS + "$", "")
+    return (files.join(stats, "results", "left").withColumn("run_dir", folder).join(m, "run_dir", "left")
+            .select("file", shown(F.col("results")).alias("results"), shown(F.col("run_dir")).alias("run_dir"),
+                    F.coalesce("row_run_id", "m_run_id", F.regexp_extract("run_dir", "([^/]*)$", 1)).alias("run_id"),
+                    F.coalesce("m_started", "first_row_ts").alias("run_start"),
+                    "complete", "ended_at", "suite_version", "hypothesis_profile", "seed",
+                    F.coalesce("lines", F.lit(0)).alias("lines"),
+                    (F.coalesce("lines", F.lit(0)) - F.coalesce("malformed", F.lit(0))).alias("rows"),
+                    F.coalesce("malformed", F.lit(0)).alias("malformed"),
+                    F.coalesce("brokers", F.array().cast("array<string>")).alias("brokers")))
+
+
+def run_cells(valid: DataFrame, runs_df: DataFrame) -> DataFrame:
+    """One row per (run, build, cell): outcome counts and the run's last row for the cell.
+
+    A run tests one build of a broker, so counting these rows counts runs."""
+    last = F.struct("started_ts", "row_id", "outcome", "message", "counterexample", "source")
+    per = valid.groupBy("file", *CELL, *BUILD).agg(
+        F.max("api_name").alias("api_name"), F.count("*").alias("n"),
+        *[_count(o) for o in OUTCOMES], F.max(last).alias("last"))
+    return per.join(runs_df.select("file", "run_id", "run_start"), "file")
+
+
+def matrix(cells: DataFrame) -> DataFrame:
+    """broker x api x version x property -> outcome counts, latest outcome, first failing run."""
+    latest = F.struct("run_start", "run_id", F.col("last.started_ts").alias("started_ts"),
+                      F.col("last.row_id").alias("row_id"), F.col("last.outcome").alias("outcome"),
+                      F.col("last.message").alias("message"), F.col("last.counterexample").alias("counterexample"),
+                      F.col("last.source").alias("source"), "file", *BUILD)
+    first_fail = F.when(F.col("n_fail") > 0, F.struct("run_start", "run_id"))
+    m = cells.groupBy(*CELL).agg(
+        F.max("api_name").alias("api_name"), F.sum("n").alias("rows"), *_sums(),
+        F.count("*").alias("runs"), F.max(latest).alias("l"), F.min(first_fail).alias("ff"))
+    return m.select(
+        *CELL, "api_name", "rows", *COUNTS, "runs",
+        F.col("l.outcome").alias("latest_outcome"), F.col("l.run_id").alias("latest_run_id"),
+        F.col("l.run_start").alias("latest_run_start"), F.col("l.started_ts").alias("latest_started_at"),
+        F.col("l.row_id").alias("latest_row_id"), F.col("l.message").alias("latest_message"),
+        F.col("l.counterexample").alias("latest_counterexample"), F.col("l.source").alias("latest_source"),
+        shown(decoded(F.col("l.file"))).alias("latest_results"),
+        F.col("l.broker_impl").alias("latest_broker_impl"), F.col("l.broker_version").alias("latest_broker_version"),
+        F.col("ff.run_id").alias("first_fail_run_id"), F.col("ff.run_start").alias("first_fail_run_start"))
+
+
+def failures(m: DataFrame) -> DataFrame:
+    """Cells whose latest outcome is fail, with that row's counterexample and replay command."""
+    return m.where(F.col("latest_outcome") == "fail").select(
+        *CELL, "api_name", F.col("latest_run_id").alias("run_id"), F.col("latest_run_start").alias("run_start"),
+        F.col("latest_started_at").alias("started_at"), F.col("latest_counterexample").alias("counterexample"),
+        F.col("latest_message").alias("message"), F.col("latest_source").alias("source"),
+        F.col("latest_results").alias("results"), F.col("latest_row_id").alias("row_id"),
+        replay(F.col("broker"), F.col("latest_results"), F.col("latest_row_id")).alias("replay"),
+        "first_fail_run_id", "n_pass", "n_fail",
+        F.col("latest_broker_impl").alias("broker_impl"), F.col("latest_broker_version").alias("broker_version"))
+
+
+def scores(m: DataFrame) -> DataFrame:
+    """Per broker, per API and overall: share of applicable cells passing.
+
+    Applicable = the cell's latest outcome is pass or fail (error, unsupported and skip
+    cells are counted but left out of the score)."""
+    o = F.col("latest_outcome")
+    aggs = [F.count("*").alias("cells"),
+            F.sum(F.when(o.isin("pass", "fail"), 1).otherwise(0)).alias("applicable"),
+            *[_count(x, "latest_outcome") for x in OUTCOMES]]
+
+    def finish(df: DataFrame, scope: str) -> DataFrame:
+        return df.select("broker", F.lit(scope).alias("scope"), "api_key", "api_name", "cells", "applicable",
+                         F.col("n_pass").alias("passing"), *COUNTS,
+                         F.when(F.col("applicable") > 0, F.col("n_pass") / F.col("applicable")).alias("score"))
+
+    per_api = m.groupBy("broker", "api_key").agg(F.max("api_name").alias("api_name"), *aggs)
+    overall = m.groupBy("broker").agg(*aggs).select(
+        "*", F.lit(None).cast("long").alias("api_key"), F.lit(None).cast("string").alias("api_name"))
+    return finish(per_api, "api").unionByName(finish(overall, "overall"))
+
+
+def changes(cells: DataFrame) -> DataFrame:
+    """Regressions (pass -> fail) and fixes (fail -> pass) between consecutive runs of a broker.
+
+    Consecutive = adjacent in the broker's runs ordered by run start; a cell compares its
+    last outcome in run N-1 with its last outcome in run N (both runs must have it)."""
+    per_run = cells.groupBy("broker", "file", "run_id", "run_start", "api_key", "api_version", "property").agg(
+        F.max("api_name").alias("api_name"), F.max("last").alias("last"))
+    order = Window.partitionBy("broker").orderBy("run_start", "run_id", "file")
+    seq = (per_run.select("broker", "file", "run_id", "run_start").distinct()
+           .withColumn("prev_file", F.lag("file").over(order)).where(F.col("prev_file").isNotNull())
+           .select("broker", "file", "prev_file"))
+    cur = per_run.join(seq, ["broker", "file"]).alias("c")
+    prev = per_run.alias("p")
+    on = ((F.col("c.broker") == F.col("p.broker")) & (F.col("c.prev_file") == F.col("p.file"))
+          & F.col("c.api_key").eqNullSafe(F.col("p.api_key"))
+          & F.col("c.api_version").eqNullSafe(F.col("p.api_version"))
+          & (F.col("c.property") == F.col("p.property")))
+    was, now = F.col("p.last.outcome"), F.col("c.last.outcome")
+    flips = cur.join(prev, on).where(((was == "pass") & (now == "fail")) | ((was == "fail") & (now == "pass")))
+    results = shown(decoded(F.col("c.file")))
+    return flips.select(
+        F.when(now == "fail", "regression").otherwise("fix").alias("kind"),
+        *[F.col(f"c.{c}").alias(c) for c in ("broker", "api_key", "api_name", "api_version", "property")],
+        F.col("p.run_id").alias("from_run_id"), F.col("p.run_start").alias("from_run_start"),
+        F.col("c.run_id").alias("to_run_id"), F.col("c.run_start").alias("to_run_start"),
+        was.alias("from_outcome"), now.alias("to_outcome"), F.col("c.last.message").alias("message"),
+        results.alias("results"), F.col("c.last.row_id").alias("row_id"),
+        F.when(now == "fail", replay(F.col("c.broker"), results, F.col("c.last.row_id"))).alias("replay"))
+
+
+def flaky(cells: DataFrame) -> DataFrame:
+    """Cells with both pass and fail rows under one broker build (broker, impl, version)."""
+    when_run = lambda c: F.max(F.when(F.col(c) > 0, F.struct("run_start", "run_id")))  # noqa: E731
+    f = cells.groupBy("broker", *BUILD, "api_key", "api_version", "property").agg(
+        F.max("api_name").alias("api_name"), F.sum("n").alias("rows"), *_sums(),
+        F.count("*").alias("runs"), when_run("n_pass").alias("lp"), when_run("n_fail").alias("lf"))
+    return f.where((F.col("n_pass") > 0) & (F.col("n_fail") > 0)).select(
+        "broker", *BUILD, "api_key", "api_name", "api_version", "property", "rows", *COUNTS, "runs",
+        F.col("lp.run_id").alias("last_pass_run_id"), F.col("lf.run_id").alias("last_fail_run_id"))
