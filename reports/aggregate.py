@@ -14,7 +14,7 @@ from pyspark import StorageLevel
 from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
-from . import load, tables
+from . import load, paths, tables
 from .cli import Phases, ReportError, run
 from .spark import DEFAULT_MASTER, session
 
@@ -38,8 +38,8 @@ def add_spark_args(p: argparse.ArgumentParser) -> None:
 
 
 def inputs(args) -> tuple[list[str], list[str]]:
-    runs = list(args.runs) + (load.read_runs_from(args.runs_from) if args.runs_from else [])
-    load.precheck(args.results_dir, runs)
+    runs = list(args.runs) + (paths.read_runs_from(args.runs_from) if args.runs_from else [])
+    paths.precheck(args.results_dir, runs)
     return args.results_dir, runs
 
 

@@ -72,9 +72,9 @@ def check_line(line: str) -> tuple[dict | None, str | None]:
     try:
         row = json.loads(line)
     except ValueError:
-        return None, "not valid JSON (a cut-off line?)"
+        return None, "not a JSON object (or a cut-off line)"
     if not isinstance(row, dict):
-        return None, "not a JSON object"
+        return None, "not a JSON object (or a cut-off line)"
     return (row, None) if (reason := check_row(row)) is None else (None, reason)
 
 

@@ -1,0 +1,110 @@
+"""Pure-Python reading of local run folders: the latest outcome of every cell (for the gate).
+
+Same rules as the Spark job: lines are validated with schema.check_line, malformed ones
+are counted with file and line; "latest" orders by run start (the manifest's started_at,
+else the run's first row), then started_at, then row_id.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+
+from . import schema
+from .cli import ReportError
+from .paths import HINT, MANIFEST, RESULTS, is_local
+
+
+@dataclass
+class Cell:
+    broker: str
+    api_key: int | None
+    api_name: str | None
+    api_version: int | None
+    property: str
+    outcome: str
+    run_id: str
+    row_id: int
+    results: str
+    message: str | None = None
+    order: tuple = field(default=(), repr=False)
+
+    @property
+    def key(self) -> tuple:
+        return (self.broker, self.api_key, self.api_version, self.property)
+
+
+@dataclass
+class Loaded:
+    cells: dict = field(default_factory=dict)  # key -> Cell (latest)
+    runs: list = field(default_factory=list)  # (run_start, run_id, results path)
+    malformed: list = field(default_factory=list)  # (file, line, reason)
+
+
+def find_runs(results_dirs: list[str], runs: list[str]) -> list[str]:
+    """results.jsonl paths of the given run folders and of the run folders inside results_dirs."""
+    out = []
+    for p in results_dirs + runs:
+        if not is_local(p):
+            raise ReportError(f"the gate reads local folders only, not {p}; copy the runs here first")
+    for d in results_dirs:
+        d = d.removeprefix("file:")
+        if not os.path.isdir(d):
+            raise ReportError(f"no such folder: {d} ({HINT})")
+        found = sorted(os.path.join(d, c, RESULTS) for c in os.listdir(d)
+                       if os.path.isfile(os.path.join(d, c, RESULTS)))
+        if not found:
+            raise ReportError(f"no run folders under {d}: expected {d}/<run_id>/{RESULTS} ({HINT})")
+        out += found
+    for r in runs:
+        r = r.removeprefix("file:")
+        f = r if r.endswith(RESULTS) and os.path.isfile(r) else os.path.join(r, RESULTS)
+        if not os.path.isfile(f):
+            raise ReportError(f"{'no such run folder' if not os.path.exists(r) else 'not a run folder'}: {r} ({HINT})")
+        out.append(f)
+    return list(dict.fromkeys(out))
+
+
+def _manifest_start(results: str):
+    try:
+        with open(os.path.join(os.path.dirname(results), MANIFEST), encoding="utf-8") as fh:
+            m = json.load(fh)
+        return schema.parse_time(m.get("started_at")) if isinstance(m, dict) else None
+    except (OSError, ValueError):
+        return None
+
+
+def read_run(results: str, malformed: list) -> tuple | None:
+    """One run -> (run_start, run_id, results, {cell key: latest Cell in the run}); None if
+    it has no valid row. Malformed lines are appended to ``malformed``."""
+    mine, first = {}, None
+    with open(results, encoding="utf-8", errors="replace") as fh:
+        for n, line in enumerate(fh, 1):
+            row, reason = schema.check_line(line)
+            if reason:
+                malformed.append((results, n, reason))
+                continue
+            t = schema.parse_time(row["started_at"])
+            first = t if first is None or t < first else first
+            c = Cell(row["broker"], row["api_key"], row["api_name"], row["api_version"], row["property"],
+                     row["outcome"], row["run_id"], row["row_id"], results, row.get("message"),
+                     (t, row["row_id"]))
+            if c.key not in mine or c.order > mine[c.key].order:
+                mine[c.key] = c
+    if not mine:
+        return None
+    return (_manifest_start(results) or first, next(iter(mine.values())).run_id, results, mine)
+
+
+def load(files: list[str], last: int | None = None) -> Loaded:
+    """Read the runs and keep each cell's latest; with ``last``, only the ``last`` most
+    recent runs count."""
+    loaded = Loaded()
+    runs = sorted((r for r in (read_run(f, loaded.malformed) for f in files) if r), key=lambda r: r[:3])
+    if last:
+        runs = runs[-last:]
+    for start, run_id, results, mine in runs:  # oldest first: a later run overrides
+        loaded.runs.append((start, run_id, results))
+        for key, c in mine.items():
+            loaded.cells[key] = c
+    return loaded

@@ -1,0 +1,210 @@
+"""Release gate: compare runs against a baseline; fail when a cell went from pass to fail.
+
+    python -m reports.gate [RUN_FOLDER ...] [--results-dir DIR] [--runs-from FILE] [--last N]
+                           --baseline BASELINE [--junit FILE] [--strict] [--write-baseline FILE]
+
+BASELINE is a run folder, a folder of run folders, or a JSON file written by
+--write-baseline. A cell's outcome on either side is its latest outcome. Exit 0: no cell
+went pass -> fail; 1: one did (or, with --strict, a new unsupported cell, a new property,
+or a cell that got worse); 2: bad input. Pure Python: no Spark needed.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import shlex
+import sys
+
+from . import junit
+from .cells import Cell, find_runs, load
+from .cli import ReportError, run
+from .paths import RESULTS, read_runs_from
+
+FORMAT = "kafka-admin-conformance/gate-baseline/1"
+# Category -> (fails the gate always, fails with --strict). Order = report order.
+CATEGORIES = {
+    "regression": (True, True),        # pass -> fail
+    "new_property": (False, True),     # a property id the baseline never had
+    "new_unsupported": (False, True),  # now unsupported, was something else or absent
+    "worse": (False, True),            # pass -> error, or a new cell that fails or errs
+    "fixed": (False, False),           # fail -> pass
+    "new_cell": (False, False),        # absent from the baseline, passes or is skipped
+    "missing": (False, False),         # in the baseline, not in these runs
+    "changed": (False, False),         # any other change
+    "same": (False, False),
+}
+TITLES = {"regression": "went from pass to fail", "new_property": "belong to properties new since the baseline",
+          "new_unsupported": "are newly unsupported", "worse": "got worse (error, or new and failing)",
+          "fixed": "went from fail to pass", "new_cell": "are new and pass or skip",
+          "missing": "of the baseline were not run", "changed": "changed otherwise"}
+SHOW = 50
+
+
+def label(c: Cell) -> str:
+    api = "(whole broker)" if c.api_key is None else f"{c.api_name or 'api'}({c.api_key})"
+    v = "" if c.api_version is None else f" v{c.api_version}"
+    return f"{c.broker} {api}{v} {c.property}"
+
+
+def categorize(base: Cell | None, cur: Cell | None, base_props: set) -> str:
+    if cur is None:
+        return "missing"
+    if cur.property not in base_props:
+        return "new_property"
+    was, now = (base.outcome if base else None), cur.outcome
+    if was == "pass" and now == "fail":
+        return "regression"
+    if now == "unsupported" and was != "unsupported":
+        return "new_unsupported"
+    if (was == "pass" and now == "error") or (was is None and now in ("fail", "error")):
+        return "worse"
+    if was == "fail" and now == "pass":
+        return "fixed"
+    if was is None:
+        return "new_cell"
+    return "same" if was == now else "changed"
+
+
+def compare(base: dict, cur: dict) -> list[tuple[str, Cell | None, Cell | None]]:
+    props = {c.property for c in base.values()}
+    keys = sorted(set(base) | set(cur), key=lambda k: tuple((x is None, str(x)) for x in k))
+    return [(categorize(base.get(k), cur.get(k), props), base.get(k), cur.get(k)) for k in keys]
+
+
+def read_baseline(path: str) -> tuple[dict, str]:
+    """-> ({cell key: Cell}, description)."""
+    if os.path.isfile(path) and not path.endswith(RESULTS):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                doc = json.load(fh)
+            if doc.get("format") != FORMAT:
+                raise ValueError(f"format is not {FORMAT}")
+            cells = [Cell(**{k: c.get(k) for k in ("broker", "api_key", "api_name", "api_version", "property",
+                                                   "outcome", "run_id", "row_id", "results", "message")})
+                     for c in doc["cells"]]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            raise ReportError(f"baseline {path} is not a baseline file ({e}); write one with "
+                              "--write-baseline FILE, or give a run folder") from None
+        return {c.key: c for c in cells}, f"{path} ({len(cells)} cells, written {doc.get('written_at')})"
+    if os.path.isdir(path):
+        is_run = os.path.isfile(os.path.join(path, RESULTS))
+        loaded = load(find_runs([] if is_run else [path], [path] if is_run else []))
+        return loaded.cells, f"{path} ({len(loaded.runs)} run(s), {len(loaded.cells)} cells)"
+    raise ReportError(f"no such baseline: {path}; give a run folder, a folder of runs, "
+                      "or a JSON file written by --write-baseline")
+
+
+def write_baseline(path: str, cells: dict, runs: list) -> None:
+    doc = {"format": FORMAT, "written_at": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+           "runs": [r[1] for r in runs],
+           "cells": [{k: getattr(c, k) for k in ("broker", "api_key", "api_name", "api_version", "property",
+                                                 "outcome", "run_id", "row_id", "results", "message")}
+                     for _, c in sorted(cells.items(), key=lambda kv: tuple(str(x) for x in kv[0]))]}
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(doc, fh, indent=1)
+            fh.write("\n")
+    except OSError as e:
+        raise ReportError(f"cannot write the baseline {path}: {e.strerror}") from None
+
+
+def junit_cases(result: list, strict: bool) -> list[junit.Case]:
+    cases = []
+    for cat, base, cur in result:
+        c = cur or base
+        text = f"baseline: {base.outcome if base else 'absent'}; now: {cur.outcome if cur else 'not run'}"
+        if cur is not None:
+            text += f" (run {cur.run_id}, row {cur.row_id})"
+            if cur.message:
+                text += f"\n{cur.message}"
+        case = junit.Case(f"conformance.{c.broker}.{c.api_name or 'broker'}",
+                          f"{c.api_name or 'broker'} v{c.api_version} {c.property}", text=text)
+        if CATEGORIES[cat][1 if strict else 0]:
+            case.status, case.message = "failure", f"{cat}: {TITLES[cat]}"
+        elif cur is None or cur.outcome in ("unsupported", "skip"):
+            case.status, case.message = "skipped", "not run" if cur is None else cur.outcome
+        cases.append(case)
+    return cases
+
+
+def report(result: list, strict: bool, out=sys.stdout) -> int:
+    """Print the readable list; return the exit status."""
+    by = {k: [r for r in result if r[0] == k] for k in CATEGORIES}
+    failing = [k for k, (always, strictly) in CATEGORIES.items() if by[k] and (always or (strict and strictly))]
+    for cat in CATEGORIES:
+        if cat == "same" or not by[cat]:
+            continue
+        tag = "FAIL" if cat in failing else "note"
+        print(f"{tag}: {len(by[cat])} cell(s) {TITLES[cat]}:", file=out)
+        for _, base, cur in by[cat][:SHOW]:
+            c = cur or base
+            line = f"  {label(c)}: {base.outcome if base else 'absent'} -> {cur.outcome if cur else 'not run'}"
+            if cur is not None and cat not in ("same", "new_cell"):
+                line += f"  [{cur.run_id} row {cur.row_id}]"
+                if cur.message and cat in ("regression", "worse", "new_unsupported", "new_property"):
+                    line += f"  {cur.message.splitlines()[0][:160]}"
+            print(line, file=out)
+            if cat == "regression":
+                print(f"    replay: tox -e conformance -- --broker {shlex.quote(cur.broker)} "
+                      f"--replay {shlex.quote(f'{cur.results}:{cur.row_id}')}", file=out)
+        if len(by[cat]) > SHOW:
+            print(f"  ... and {len(by[cat]) - SHOW} more (see --junit)", file=out)
+    compared = sum(1 for r in result if r[2] is not None and r[1] is not None)
+    verdict = "FAIL" if failing else "PASS"
+    why = ", ".join(f"{len(by[k])} {k}" for k in failing)
+    print(f"gate: {verdict}: {compared} cells compared, {len(by['same'])} unchanged"
+          + (f"; failing on {why}" if why else "") + ("" if strict else " (not --strict)"), file=out)
+    return 1 if failing else 0
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m reports.gate", description=__doc__.split("\n")[0])
+    p.add_argument("runs", nargs="*", metavar="RUN_FOLDER", help="run folders to check")
+    p.add_argument("--results-dir", action="append", default=[], metavar="DIR", help="every run folder in DIR")
+    p.add_argument("--runs-from", metavar="FILE", help="a text file naming run folders, one a line")
+    p.add_argument("--last", type=int, metavar="N", help="only the N most recent of those runs")
+    p.add_argument("--baseline", metavar="BASELINE", help="run folder, folder of runs, or baseline JSON")
+    p.add_argument("--junit", metavar="FILE", help="write JUnit XML, one testcase per compared cell")
+    p.add_argument("--strict", action="store_true",
+                   help="also fail on new unsupported cells, new properties and cells that got worse")
+    p.add_argument("--write-baseline", metavar="FILE", help="write the runs' latest outcomes as a baseline JSON")
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    if not args.baseline and not args.write_baseline:
+        raise ReportError("nothing to do: give --baseline BASELINE (and/or --write-baseline FILE)")
+    runs = list(args.runs) + (read_runs_from(args.runs_from) if args.runs_from else [])
+    if not runs and not args.results_dir:
+        raise ReportError("no runs: give --results-dir DIR and/or run folders")
+    base = read_baseline(args.baseline) if args.baseline else None
+    cur = load(find_runs(args.results_dir, runs), args.last)
+    for f, n, reason in cur.malformed[:5]:
+        print(f"malformed {f}:{n}: {reason}", file=sys.stderr)
+    if cur.malformed:
+        print(f"gate: {len(cur.malformed)} malformed line(s) skipped", file=sys.stderr)
+    if not cur.cells:
+        raise ReportError("the runs hold no valid row; nothing to gate")
+    status = 0
+    if base is not None:
+        cells, desc = base
+        print(f"gate: {len(cur.runs)} run(s), {len(cur.cells)} cells against baseline {desc}")
+        result = compare(cells, cur.cells)
+        status = report(result, args.strict)
+        if args.junit:
+            try:
+                junit.write(args.junit, "conformance-gate", junit_cases(result, args.strict))
+            except OSError as e:
+                raise ReportError(f"cannot write {args.junit}: {e.strerror}") from None
+            print(f"junit: {args.junit}")
+    if args.write_baseline:
+        write_baseline(args.write_baseline, cur.cells, cur.runs)
+        print(f"baseline: wrote {len(cur.cells)} cells to {args.write_baseline}")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))

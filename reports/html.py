@@ -1,0 +1,291 @@
+"""Render the dashboard: one self-contained HTML page (inline CSS and JS, no CDN, no server).
+
+Input is plain Python (lists of row dicts per table, as dashboard.py reads them), so this
+module needs no Spark. Cells carry stable ids and data attributes for tests and scripts:
+``id="cell-<broker>-<api_key>-<version>-<property>"``, ``data-broker``, ``data-api``,
+``data-version``, ``data-property``, ``data-outcome``, class ``o-<outcome>``.
+"""
+from __future__ import annotations
+
+import json
+import re
+from collections import defaultdict
+from html import escape
+
+from .schema import OUTCOMES
+
+GROUPS = "PVDRCTSK"
+MARK = {"pass": "✓", "fail": "✗", "error": "!", "unsupported": "–", "skip": "·"}
+
+CSS = """
+body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
+header{background:#263238;color:#fff;padding:12px 24px}header h1{margin:0;font-size:20px}
+header p{margin:4px 0 0;color:#cfd8dc}nav{padding:8px 24px;background:#eceff1}
+nav a{margin-right:14px;color:#1565c0}main{padding:0 24px 40px}h2{margin-top:32px}
+table{border-collapse:collapse;margin:8px 0;background:#fff}
+th,td{border:1px solid #ddd;padding:3px 6px;text-align:left;vertical-align:top}
+th{background:#f0f0f0;position:sticky;top:0}
+table.heat td{padding:0;text-align:center}table.heat th.api{white-space:nowrap}
+.cell{display:block;width:100%;min-width:30px;height:24px;border:0;font:inherit;cursor:default}
+button.cell.o-fail{cursor:pointer;text-decoration:underline}
+.o-pass{background:#a5d6a7}.o-fail{background:#ef9a9a;font-weight:bold}.o-error{background:#ffcc80}
+.o-unsupported{background:#cfd8dc;color:#555}.o-skip{background:#f5f5f5;color:#999}
+.none{background:repeating-linear-gradient(45deg,#fff,#fff 3px,#f3f3f3 3px,#f3f3f3 6px)}
+.legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid #ccc}
+.score{font-variant-numeric:tabular-nums}.bar{height:6px;background:#ef9a9a;min-width:80px}
+.bar i{display:block;height:6px;background:#43a047}
+details.failure{background:#fff;border:1px solid #e57373;margin:6px 0;padding:4px 8px}
+details.failure[open]{box-shadow:0 0 0 2px #e57373}summary{cursor:pointer}
+pre{background:#263238;color:#eceff1;padding:8px;overflow:auto;max-height:400px}
+code.replay{display:block;background:#fff3e0;padding:4px;white-space:pre-wrap;word-break:break-all}
+.regression td:first-child{color:#c62828;font-weight:bold}.fix td:first-child{color:#2e7d32}
+.muted{color:#777}.warn{color:#c62828}
+"""
+
+JS = """
+document.addEventListener('click', function (e) {
+  var b = e.target.closest('[data-detail]');
+  if (!b) return;
+  var d = document.getElementById(b.getAttribute('data-detail'));
+  if (!d) return;
+  d.open = !d.open;
+  if (d.open) d.scrollIntoView({block: 'nearest'});
+});
+function onlyDiffs(box) {
+  document.querySelectorAll('#compare tr[data-differs]').forEach(function (tr) {
+    tr.hidden = box.checked && tr.getAttribute('data-differs') === '0';
+  });
+}
+document.addEventListener('DOMContentLoaded', function () {
+  var box = document.getElementById('only-diffs'); if (box) onlyDiffs(box);
+});
+"""
+
+
+def slug(text) -> str:
+    return re.sub(r"[^A-Za-z0-9_-]+", "_", str(text)).strip("_") or "x"
+
+
+def cell_id(broker, api_key, version, prop) -> str:
+    return "-".join(slug(x) for x in (broker, "na" if api_key is None else api_key,
+                                      "na" if version is None else version, prop))
+
+
+def prop_key(p: str):
+    m = re.match(r"([A-Za-z]*)(\d*)", p)
+    letters, digits = m.group(1), m.group(2)
+    return (GROUPS.find(letters[:1]) % 100 if letters else 99, letters, int(digits or 0), p)
+
+
+def api_label(r: dict) -> str:
+    if r.get("api_key") is None:
+        return "(whole broker)"
+    return f"{r.get('api_name') or 'api'} ({r['api_key']})"
+
+
+def pct(x) -> str:
+    return "n/a" if x is None else f"{100 * x:.1f}%"
+
+
+def _e(x) -> str:
+    return "" if x is None else escape(str(x))
+
+
+def _tip(r: dict) -> str:
+    counts = ", ".join(f"{o} {r.get('n_' + o, 0)}" for o in OUTCOMES if r.get("n_" + o))
+    tip = f"{api_label(r)} v{r.get('api_version')} {r['property']}: latest {r['latest_outcome']} " \
+          f"(run {r.get('latest_run_id')}); {counts}"
+    if r.get("latest_message"):
+        tip += f"\n{r['latest_message']}"
+    return tip
+
+
+def pretty(text) -> str:
+    if text is None:
+        return "(none recorded)"
+    try:
+        return json.dumps(json.loads(text), indent=2, sort_keys=True)
+    except ValueError:
+        return str(text)
+
+
+def _attrs(r: dict) -> str:
+    v = lambda x: "" if x is None else str(x)  # noqa: E731
+    return (f'data-broker="{_e(r["broker"])}" data-api="{v(r.get("api_key"))}" '
+            f'data-api-name="{_e(r.get("api_name"))}" data-version="{v(r.get("api_version"))}" '
+            f'data-property="{_e(r["property"])}"')
+
+
+def heatmap(broker: str, rows: list[dict]) -> str:
+    props = sorted({r["property"] for r in rows}, key=prop_key)
+    grid = defaultdict(dict)
+    for r in rows:
+        grid[(r.get("api_key") if r.get("api_key") is not None else -1, r.get("api_version") or 0,
+              api_label(r), r.get("api_version"))][r["property"]] = r
+    out = ['<table class="heat"><thead><tr><th>API / version</th>']
+    out += [f'<th title="property {_e(p)}">{_e(p)}</th>' for p in props]
+    out.append("</tr></thead><tbody>")
+    for key in sorted(grid, key=lambda k: (k[0], k[1])):
+        _, _, label, version = key
+        vtext = "" if version is None else f" v{version}"
+        out.append(f'<tr><th class="api">{_e(label)}{vtext}</th>')
+        for p in props:
+            r = grid[key].get(p)
+            if r is None:
+                out.append('<td class="none"></td>')
+                continue
+            o, cid = r["latest_outcome"], cell_id(broker, r.get("api_key"), r.get("api_version"), p)
+            common = (f'id="cell-{cid}" class="cell o-{o}" {_attrs(r)} data-outcome="{o}" '
+                      f'title="{_e(_tip(r))}"')
+            if o == "fail":
+                out.append(f'<td><button type="button" {common} data-detail="fail-{cid}" '
+                           f'aria-controls="fail-{cid}">{MARK[o]}</button></td>')
+            else:
+                out.append(f"<td><span {common}>{MARK.get(o, '?')}</span></td>")
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def failure_details(f: dict) -> str:
+    cid = cell_id(f["broker"], f.get("api_key"), f.get("api_version"), f["property"])
+    v = "" if f.get("api_version") is None else f" v{f['api_version']}"
+    return (f'<details class="failure" id="fail-{cid}" {_attrs(f)} data-outcome="fail">'
+            f'<summary><b>{_e(api_label(f))}{v} {_e(f["property"])}</b> — {_e(f.get("message"))}</summary>'
+            f'<p>Latest failing run <code>{_e(f.get("run_id"))}</code> (row {_e(f.get("row_id"))}, '
+            f'{_e(f.get("started_at"))}); first failed in <code>{_e(f.get("first_fail_run_id"))}</code>; '
+            f'{_e(f.get("n_fail"))} fail / {_e(f.get("n_pass"))} pass rows overall. '
+            f'Build: {_e(f.get("broker_impl"))} {_e(f.get("broker_version"))}.</p>'
+            f'<p>Message: {_e(f.get("message"))}</p><p>Source: {_e(f.get("source"))}</p>'
+            f'<p>Minimal counterexample:</p><pre class="counterexample">{_e(pretty(f.get("counterexample")))}</pre>'
+            f'<p>Replay:</p><code class="replay">{_e(f.get("replay"))}</code></details>')
+
+
+def scores_table(brokers: list[str], scores: list[dict]) -> str:
+    by = {(s["broker"], s["scope"], s.get("api_key")): s for s in scores}
+    apis = sorted({(s.get("api_key") if s.get("api_key") is not None else -1, api_label(s))
+                   for s in scores if s["scope"] == "api"})
+    out = ['<table id="scores"><thead><tr><th>API</th>']
+    out += [f"<th>{_e(b)}</th>" for b in brokers]
+    out.append("</tr></thead><tbody>")
+    for key, label in apis + [(None, "Overall")]:
+        out.append(f"<tr><th>{_e(label)}</th>")
+        for b in brokers:
+            s = by.get((b, "overall", None)) if key is None else by.get((b, "api", None if key == -1 else key))
+            if s is None:
+                out.append('<td class="muted">—</td>')
+                continue
+            width = 0 if s.get("score") is None else round(100 * s["score"])
+            out.append(f'<td class="score" data-broker="{_e(b)}" data-api="{_e(s.get("api_key"))}" '
+                       f'data-score="{_e(s.get("score"))}" title="{s["passing"]} of {s["applicable"]} applicable '
+                       f'cells pass; {s["cells"]} cells ({s["n_unsupported"]} unsupported, {s["n_error"]} error, '
+                       f'{s["n_skip"]} skip)">{pct(s.get("score"))} <span class="muted">'
+                       f'({s["passing"]}/{s["applicable"]})</span><div class="bar"><i style="width:{width}%">'
+                       f"</i></div></td>")
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def compare_table(brokers: list[str], matrix: list[dict]) -> str:
+    cells = defaultdict(dict)
+    for r in matrix:
+        cells[(r.get("api_key") if r.get("api_key") is not None else -1, r.get("api_version") or 0,
+               prop_key(r["property"]))][r["broker"]] = r
+    out = ['<label><input type="checkbox" id="only-diffs" checked onchange="onlyDiffs(this)"> '
+           'only cells where the brokers differ</label><table id="compare"><thead><tr><th>API</th><th>v</th>'
+           '<th>property</th>']
+    out += [f"<th>{_e(b)}</th>" for b in brokers]
+    out.append("</tr></thead><tbody>")
+    for key in sorted(cells):
+        row = cells[key]
+        any_r = next(iter(row.values()))
+        outcomes = {row[b]["latest_outcome"] if b in row else None for b in brokers}
+        out.append(f'<tr data-differs="{int(len(outcomes) > 1)}"><td>{_e(api_label(any_r))}</td>'
+                   f'<td>{_e(any_r.get("api_version"))}</td><td>{_e(any_r["property"])}</td>')
+        for b in brokers:
+            r = row.get(b)
+            if r is None:
+                out.append('<td class="none muted">not run</td>')
+            else:
+                o = r["latest_outcome"]
+                out.append(f'<td class="o-{o}" {_attrs(r)} data-outcome="{o}" title="{_e(_tip(r))}">{o}</td>')
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def rows_table(table_id: str, rows: list[dict], cols: list[tuple[str, str]], row_class=None) -> str:
+    if not rows:
+        return '<p class="muted">None.</p>'
+    out = [f'<table id="{table_id}"><thead><tr>'] + [f"<th>{_e(h)}</th>" for h, _ in cols] + ["</tr></thead><tbody>"]
+    for r in rows:
+        cls = f' class="{_e(row_class(r))}"' if row_class else ""
+        out.append(f"<tr{cls}>" + "".join(f"<td>{_e(r.get(k))}</td>" for _, k in cols) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
+
+
+def _more(name: str, shown: int, totals: dict) -> str:
+    total = totals.get(name)
+    return f'<p class="muted">Showing {shown:,} of {total:,}.</p>' if total and total > shown else ""
+
+
+def page(d: dict) -> str:
+    """d: generated, matrix, scores, failures, changes, flaky, runs, malformed (row dicts), totals."""
+    matrix, totals = d["matrix"], d.get("totals", {})
+    brokers = sorted({r["broker"] for r in matrix} | {s["broker"] for s in d["scores"]})
+    fails = defaultdict(list)
+    for f in d["failures"]:
+        fails[f["broker"]].append(f)
+    runs = d["runs"]
+    n_rows, n_bad = sum(r.get("rows") or 0 for r in runs), sum(r.get("malformed") or 0 for r in runs)
+    body = [f'<header><h1>Kafka admin protocol conformance</h1><p>{len(runs):,} runs, {n_rows:,} rows'
+            f'{f", {n_bad:,} malformed lines" if n_bad else ""}; {len(brokers)} broker(s); '
+            f'generated {_e(d.get("generated"))}</p></header><nav><a href="#scores-sec">Scores</a>'
+            '<a href="#compare-sec">Comparison</a>']
+    body += [f'<a href="#broker-{slug(b)}">{_e(b)}</a>' for b in brokers]
+    body.append('<a href="#changes-sec">Regressions &amp; fixes</a><a href="#flaky-sec">Flaky</a>'
+                '<a href="#runs-sec">Runs</a><a href="#malformed-sec">Malformed</a></nav><main>')
+    body.append('<p class="legend">' + "".join(f'<span class="o-{o}">{MARK[o]} {o}</span>' for o in OUTCOMES)
+                + '<span class="none">not run</span></p>')
+    body.append('<section id="scores-sec"><h2>Scores</h2><p>Score = share of applicable cells whose latest '
+                'outcome is pass; a cell is applicable when its latest outcome is pass or fail '
+                '(unsupported, error and skip cells are not scored).</p>' + scores_table(brokers, d["scores"])
+                + "</section>")
+    body.append('<section id="compare-sec"><h2>Broker comparison</h2>' + compare_table(brokers, matrix)
+                + _more("matrix", len(matrix), totals) + "</section>")
+    for b in brokers:
+        mine = [r for r in matrix if r["broker"] == b]
+        overall = next((s for s in d["scores"] if s["broker"] == b and s["scope"] == "overall"), {})
+        body.append(f'<section id="broker-{slug(b)}" class="broker" data-broker="{_e(b)}"><h2>{_e(b)} '
+                    f'<span class="score">{pct(overall.get("score"))}</span></h2>'
+                    '<p class="muted">Rows: API and version; columns: property; colour: latest outcome. '
+                    'Hover a cell for its counts; click a failing cell for its counterexample.</p>'
+                    + heatmap(b, mine))
+        body.append(f"<h3>Failing cells ({len(fails[b])})</h3>"
+                    + ("".join(failure_details(f) for f in fails[b]) or '<p class="muted">None.</p>')
+                    + "</section>")
+    body.append(_more("failures", len(d["failures"]), totals))
+    body.append('<section id="changes-sec"><h2>Regressions &amp; fixes between consecutive runs</h2>'
+                + rows_table("changes", d["changes"], [
+                    ("kind", "kind"), ("broker", "broker"), ("API", "api_name"), ("v", "api_version"),
+                    ("property", "property"), ("from run", "from_run_id"), ("to run", "to_run_id"),
+                    ("to run start", "to_run_start"), ("message", "message"), ("replay", "replay")],
+                    lambda r: r["kind"]) + _more("changes", len(d["changes"]), totals) + "</section>")
+    body.append('<section id="flaky-sec"><h2>Flaky cells (pass and fail under one broker build)</h2>'
+                + rows_table("flaky", d["flaky"], [
+                    ("broker", "broker"), ("impl", "broker_impl"), ("version", "broker_version"),
+                    ("API", "api_name"), ("v", "api_version"), ("property", "property"), ("pass", "n_pass"),
+                    ("fail", "n_fail"), ("runs", "runs"), ("last pass", "last_pass_run_id"),
+                    ("last fail", "last_fail_run_id")]) + _more("flaky", len(d["flaky"]), totals) + "</section>")
+    body.append('<section id="runs-sec"><h2>Runs</h2>' + rows_table("runs", runs, [
+        ("run", "run_id"), ("start", "run_start"), ("complete", "complete"), ("rows", "rows"),
+        ("malformed", "malformed"), ("brokers", "brokers"), ("folder", "run_dir")])
+        + _more("runs", len(runs), totals) + "</section>")
+    body.append('<section id="malformed-sec"><h2>Malformed lines</h2>' + rows_table("malformed", d["malformed"], [
+        ("file", "file"), ("line", "line"), ("reason", "reason"), ("text", "text")])
+        + _more("malformed", len(d["malformed"]), totals) + "</section></main>")
+    return ('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Kafka admin conformance</title>'
+            f'<meta name="viewport" content="width=device-width"><style>{CSS}</style><script>{JS}</script>'
+            f'</head><body>{"".join(body)}</body></html>\n')
