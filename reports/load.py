@@ -77,7 +77,7 @@ def _reason(j, value):
                    & F.get_json_object(value, f"$.{name}").isNotNull(),
                    F.lit(f"field {name} has the wrong type"))
         if kind == "object":
-            c = c.when(f.isNotNull() & ~F.ltrim(f).startswith("{"),
+            c = c.when(f.isNotNull() & F.json_object_keys(f).isNull(),
                        F.lit(f"field {name} has the wrong type"))
         if not nullable:
             c = c.when(f.isNull(), F.lit(f"missing field {name}"))

@@ -1,0 +1,181 @@
+"""The Spark tables against a plain-Python recomputation from the jsonl rows, plus the
+hand-made "crafted" runs whose regressions, fixes, flaky cells and scores are known."""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from collections import defaultdict
+
+import pytest
+
+from reports_scenario import CRAFTED, MALFORMED, PARTIAL
+from reports import schema
+
+OUTCOMES = schema.OUTCOMES
+
+
+def _runs(results_dir):
+    """[(run_start, run_id, results path, [valid rows], [(line, reason)])] from the files."""
+    out = []
+    for name in sorted(os.listdir(results_dir)):
+        path = os.path.join(results_dir, name, "results.jsonl")
+        rows, bad = [], []
+        with open(path, encoding="utf-8") as fh:
+            for n, line in enumerate(fh, 1):
+                r, reason = schema.check_line(line)
+                (bad.append((n, reason)) if reason else rows.append(r))
+        start = None
+        mpath = os.path.join(results_dir, name, "manifest.json")
+        if os.path.exists(mpath):
+            with open(mpath) as fh:
+                start = schema.parse_time(json.load(fh)["started_at"])
+        start = start or min(schema.parse_time(r["started_at"]) for r in rows)
+        out.append((start, rows[0]["run_id"], path, rows, bad))
+    return out
+
+
+def _cell(r):
+    return (r["broker"], r["api_key"], r["api_version"], r["property"])
+
+
+@pytest.fixture(scope="module")
+def py(results_dir):
+    """The matrix, changes and flaky cells recomputed in plain Python."""
+    runs = _runs(results_dir)
+    matrix = defaultdict(lambda: {"rows": 0, **{f"n_{o}": 0 for o in OUTCOMES}, "builds": set(),
+                                  "latest": None, "first_fail": None})
+    per_run = defaultdict(dict)  # (broker, run order) -> cell -> latest row in run
+    flaky = defaultdict(lambda: {"n_pass": 0, "n_fail": 0})
+    for start, run_id, path, rows, _ in runs:
+        for r in rows:
+            m = matrix[_cell(r)]
+            m["rows"] += 1
+            m[f"n_{r['outcome']}"] += 1
+            m["builds"].add((path, r["broker_impl"], r["broker_version"]))
+            order = (start, run_id, schema.parse_time(r["started_at"]), r["row_id"])
+            if m["latest"] is None or order > m["latest"][0]:
+                m["latest"] = (order, r, path)
+            if r["outcome"] == "fail" and (m["first_fail"] is None or (start, run_id) < m["first_fail"]):
+                m["first_fail"] = (start, run_id)
+            pr = per_run[(r["broker"], (start, run_id, path))]
+            if _cell(r) not in pr or order[2:] > pr[_cell(r)][0]:
+                pr[_cell(r)] = (order[2:], r)
+            f = flaky[(r["broker"], r["broker_impl"], r["broker_version"], r["api_key"], r["api_version"],
+                       r["property"])]
+            if r["outcome"] in ("pass", "fail"):
+                f[f"n_{r['outcome']}"] += 1
+    changes = set()
+    for broker in {b for b, _ in per_run}:
+        seq = sorted(o for b, o in per_run if b == broker)
+        for prev, cur in zip(seq, seq[1:]):
+            p, c = per_run[(broker, prev)], per_run[(broker, cur)]
+            for cell in set(p) & set(c):
+                was, now = p[cell][1]["outcome"], c[cell][1]["outcome"]
+                if (was, now) in (("pass", "fail"), ("fail", "pass")):
+                    changes.add(("regression" if now == "fail" else "fix", *cell, prev[1], cur[1]))
+    flaky_keys = {k for k, v in flaky.items() if v["n_pass"] and v["n_fail"]}
+    return {"runs": runs, "matrix": dict(matrix), "changes": changes, "flaky": flaky_keys}
+
+
+def _key(r):
+    return (r["broker"], r["api_key"], r["api_version"], r["property"])
+
+
+def test_matrix_equals_python_recomputation(report, py):
+    spark_m = {_key(r): r for r in report["tables"]["matrix"]}
+    assert set(spark_m) == set(py["matrix"])
+    for cell, want in py["matrix"].items():
+        got = spark_m[cell]
+        assert got["rows"] == want["rows"], cell
+        assert {o: got[f"n_{o}"] for o in OUTCOMES} == {o: want[f"n_{o}"] for o in OUTCOMES}, cell
+        assert got["runs"] == len(want["builds"]), cell
+        (_, _, _, _), latest, path = want["latest"]
+        assert got["latest_outcome"] == latest["outcome"], cell
+        assert (got["latest_run_id"], got["latest_row_id"]) == (latest["run_id"], latest["row_id"]), cell
+        assert got["latest_results"] == path, cell
+        assert got["latest_message"] == latest["message"] and got["latest_source"] == latest["source"]
+        assert (json.loads(got["latest_counterexample"]) if got["latest_counterexample"] else None) \
+            == latest["counterexample"], cell
+        assert got["first_fail_run_id"] == (want["first_fail"][1] if want["first_fail"] else None), cell
+
+
+def test_malformed_lines_counted_with_file_and_line(report, py, results_dir):
+    path = os.path.join(results_dir, "aa-b", "results.jsonl")
+    got = {(m["file"], m["line"]): m["reason"] for m in report["tables"]["malformed"]}
+    want = {(path, n): reason for n, (_, reason) in MALFORMED.items()}
+    last = sum(1 for _ in open(path, encoding="utf-8"))  # the cut-off line is the file's last
+    want[(path, last)] = "not a JSON object (or a cut-off line)"
+    assert got == want
+    # the plain-Python reader (the gate's) gives the same lines and reasons
+    assert {(p, n): reason for _, _, p, _, bad in py["runs"] for n, reason in bad} == want
+    run_b = next(r for r in report["tables"]["runs"] if r["run_id"] == "aa-b")
+    assert run_b["malformed"] == len(want) and run_b["lines"] == last and run_b["rows"] == last - len(want)
+    texts = {m["line"]: m["text"] for m in report["tables"]["malformed"]}
+    assert texts[last] == PARTIAL and texts[3] == "not json at all"
+
+
+def test_runs_start_from_manifest_or_first_row(report):
+    runs = {r["run_id"]: r for r in report["tables"]["runs"]}
+    assert len(runs) == 7
+    assert runs["zz-a"]["run_start"] < runs["aa-b"]["run_start"] < runs["mm-c"]["run_start"]
+    assert runs["mm-c"]["complete"] is None and runs["zz-a"]["complete"] is True  # mm-c has no manifest
+    assert runs["aa-b"]["brokers"] == [CRAFTED]
+
+
+def test_scores_are_share_of_applicable_cells_passing(report):
+    scores = {(s["broker"], s["scope"], s["api_key"]): s for s in report["tables"]["scores"]}
+    # crafted, latest: CreateTopics P1v0 fail, P1v1 pass, P2v0 fail, V1v0 unsupported;
+    # IncrementalAlterConfigs C1 v0, v1 pass; whole-broker S1 pass.
+    ct = scores[(CRAFTED, "api", 19)]
+    assert (ct["cells"], ct["applicable"], ct["passing"], ct["n_unsupported"]) == (4, 3, 1, 1)
+    assert ct["score"] == pytest.approx(1 / 3)
+    assert scores[(CRAFTED, "api", 44)]["score"] == 1.0
+    assert scores[(CRAFTED, "api", None)]["score"] == 1.0
+    overall = scores[(CRAFTED, "overall", None)]
+    assert (overall["cells"], overall["applicable"], overall["passing"]) == (7, 6, 4)
+    # every broker: recompute from the matrix's latest outcomes
+    for (broker, scope, api), s in scores.items():
+        cells = [m for m in report["tables"]["matrix"] if m["broker"] == broker
+                 and (scope == "overall" or m["api_key"] == api)]
+        app = [m for m in cells if m["latest_outcome"] in ("pass", "fail")]
+        passing = sum(m["latest_outcome"] == "pass" for m in app)
+        assert (s["cells"], s["applicable"], s["passing"]) == (len(cells), len(app), passing)
+        assert s["score"] == (pytest.approx(passing / len(app)) if app else None)
+
+
+def test_regressions_and_fixes_between_consecutive_runs(report, py):
+    got = {(c["kind"], c["broker"], c["api_key"], c["api_version"], c["property"], c["from_run_id"],
+            c["to_run_id"]) for c in report["tables"]["changes"]}
+    assert got == py["changes"]
+    crafted = {g for g in got if g[1] == CRAFTED}
+    assert crafted == {("regression", CRAFTED, 19, 0, "P1", "zz-a", "aa-b"),
+                       ("fix", CRAFTED, 19, 1, "P1", "zz-a", "aa-b"),
+                       ("regression", CRAFTED, 19, 0, "P2", "aa-b", "mm-c")}
+    reg = next(c for c in report["tables"]["changes"] if c["kind"] == "regression" and c["to_run_id"] == "mm-c")
+    assert reg["replay"].startswith(f"tox -e conformance -- --broker {CRAFTED} --replay ")
+
+
+def test_flaky_cells_share_a_broker_build(report, py):
+    got = {(f["broker"], f["broker_impl"], f["broker_version"], f["api_key"], f["api_version"], f["property"])
+           for f in report["tables"]["flaky"]}
+    assert got == py["flaky"]
+    # P2 v0 passed under 1.0 and failed under 2.0: a regression, not flaky
+    assert {g for g in got if g[0] == CRAFTED} == {(CRAFTED, "craft", "1.0", 19, 0, "P1"),
+                                                   (CRAFTED, "craft", "1.0", 19, 1, "P1")}
+
+
+def test_failures_carry_counterexample_and_replay(report):
+    failures = report["tables"]["failures"]
+    assert {_key(f) for f in failures} == {_key(m) for m in report["tables"]["matrix"]
+                                           if m["latest_outcome"] == "fail"}
+    for f in failures:
+        words = shlex.split(f["replay"])
+        assert words[:6] == ["tox", "-e", "conformance", "--", "--broker", f["broker"]]
+        assert words[6] == "--replay"
+        path, _, row_id = words[7].rpartition(":")
+        with open(path, encoding="utf-8") as fh:
+            row = json.loads(fh.readlines()[int(row_id) - 1])
+        assert row["row_id"] == int(row_id) and row["outcome"] == "fail" and _key(row) == _key(f)
+        assert json.loads(f["counterexample"]) == row["counterexample"]
+        assert f["message"] == row["message"] and f["source"] == row["source"]
