@@ -129,8 +129,9 @@ def junit_cases(result: list, strict: bool) -> list[junit.Case]:
     return cases
 
 
-def report(result: list, strict: bool, out=sys.stdout) -> int:
+def report(result: list, strict: bool, out=None) -> int:
     """Print the readable list; return the exit status."""
+    out = out or sys.stdout
     by = {k: [r for r in result if r[0] == k] for k in CATEGORIES}
     failing = [k for k, (always, strictly) in CATEGORIES.items() if by[k] and (always or (strict and strictly))]
     for cat in CATEGORIES:

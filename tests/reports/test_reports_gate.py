@@ -1,0 +1,126 @@
+"""The release gate (plain Python, no Spark) and the one-line errors of every entry point."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from reports import gate
+from reports.synthetic import T0, row, write_run
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _cells(outcomes: dict) -> list[dict]:
+    """{(property, api_key, version): outcome} -> rows for broker tansu."""
+    return [row("tansu", p, k, v, o) for (p, k, v), o in outcomes.items()]
+
+
+BASE = {("P1", 19, 0): "pass", ("P1", 19, 1): "pass", ("P2", 19, 0): "fail", ("V1", 19, 0): "pass"}
+
+
+@pytest.fixture
+def base_run(tmp_path):
+    return write_run(tmp_path / "base", "run-base", _cells(BASE), start=T0)
+
+
+def _run(tmp_path, outcomes, name="run-new", extra=None):
+    return write_run(tmp_path / "new", name, _cells(outcomes), start=T0 + dt.timedelta(hours=1), extra_lines=extra)
+
+
+def _gate(capsys, *argv):
+    status = gate.main([str(a) for a in argv])
+    return status, capsys.readouterr().out
+
+
+def test_identical_baseline_passes(tmp_path, base_run, capsys):
+    status, out = _gate(capsys, base_run, "--baseline", base_run)
+    assert status == 0 and "gate: PASS" in out
+    # the same through a written baseline file
+    path = tmp_path / "baseline.json"
+    assert _gate(capsys, base_run, "--write-baseline", path)[0] == 0
+    assert json.loads(path.read_text())["format"] == gate.FORMAT
+    status, out = _gate(capsys, _run(tmp_path, BASE), "--baseline", path, "--strict")
+    assert status == 0 and "4 cells compared, 4 unchanged" in out
+
+
+def test_pass_to_fail_fails_with_readable_list(tmp_path, base_run, capsys):
+    new = _run(tmp_path, {**BASE, ("P1", 19, 1): "fail", ("P2", 19, 0): "pass"})
+    status, out = _gate(capsys, new, "--baseline", base_run)
+    assert status == 1
+    assert "FAIL: 1 cell(s) went from pass to fail:" in out
+    assert "tansu CreateTopics(19) v1 P1: pass -> fail" in out
+    assert f"--broker tansu --replay {new}/results.jsonl:2" in out
+    assert "note: 1 cell(s) went from fail to pass:" in out and "gate: FAIL" in out
+
+
+def test_new_unsupported_and_new_property_reported_not_failing(tmp_path, base_run, capsys):
+    new = _run(tmp_path, {**BASE, ("V1", 19, 0): "unsupported", ("T1", 19, 0): "pass"})
+    status, out = _gate(capsys, new, "--baseline", base_run)
+    assert status == 0
+    assert "note: 1 cell(s) are newly unsupported:" in out and "tansu CreateTopics(19) v0 V1: pass -> unsupported" in out
+    assert "note: 1 cell(s) belong to properties new since the baseline:" in out and "v0 T1" in out
+    status, out = _gate(capsys, new, "--baseline", base_run, "--strict")
+    assert status == 1 and "FAIL: 1 cell(s) are newly unsupported" in out
+
+
+def test_latest_outcome_decides_and_last_selects_runs(tmp_path, base_run, capsys):
+    results = tmp_path / "new"
+    _run(tmp_path, {**BASE, ("P1", 19, 0): "fail"}, name="run-1")
+    write_run(results, "run-2", _cells(BASE), start=T0 + dt.timedelta(hours=2))  # fixed again later
+    assert _gate(capsys, "--results-dir", results, "--baseline", base_run)[0] == 0
+    # baseline = latest outcome of the baseline's runs: run-1 (pass->fail) then run-2 (pass)
+    assert _gate(capsys, "--results-dir", results, "--baseline", results)[0] == 0
+    assert _gate(capsys, results / "run-1", "--baseline", base_run)[0] == 1
+    assert _gate(capsys, "--results-dir", results, "--last", "1", "--baseline", base_run)[0] == 0
+
+
+def test_junit_xml_one_testcase_per_compared_cell(tmp_path, base_run, capsys):
+    new = _run(tmp_path, {**BASE, ("P1", 19, 1): "fail", ("V1", 19, 0): "unsupported"},
+               extra={2: "not json"})
+    xml = tmp_path / "gate.xml"
+    status, out = _gate(capsys, new, "--baseline", base_run, "--junit", xml)
+    assert status == 1 and f"junit: {xml}" in out
+    suite = ET.parse(xml).getroot().find("testsuite")
+    cases = suite.findall("testcase")
+    assert len(cases) == len(BASE) == int(suite.get("tests"))
+    failed = [c for c in cases if c.find("failure") is not None]
+    assert [c.get("name") for c in failed] == ["CreateTopics v1 P1"]
+    assert "pass to fail" in failed[0].find("failure").get("message")
+    assert [c.get("name") for c in cases if c.find("skipped") is not None] == ["CreateTopics v0 V1"]
+    assert suite.get("failures") == "1" and suite.get("skipped") == "1"
+
+
+def _cli(*argv):
+    p = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                       env={**os.environ, "PYTHONPATH": ROOT})
+    return p.returncode, p.stdout, p.stderr
+
+
+@pytest.mark.parametrize("argv", [
+    ["-m", "reports.aggregate", "--results-dir", "/nonexistent/results", "--out", "/tmp/x"],
+    ["-m", "reports", "--results-dir", "/nonexistent/results", "--out", "/tmp/x"],
+    ["-m", "reports", "/nonexistent/results/run-1", "--out", "/tmp/x"],
+    ["-m", "reports.gate", "--results-dir", "/nonexistent/results", "--baseline", "/nonexistent/b.json"],
+    ["-m", "reports.dashboard", "--tables", "/nonexistent/tables", "--out", "/tmp/x"],
+])
+def test_missing_folder_is_a_one_line_error(argv):
+    status, out, err = _cli(*argv)
+    assert status == 2
+    assert err.startswith("error: ") and err.count("\n") == 1 and "Traceback" not in err, err
+    assert "/nonexistent/" in err
+
+
+def test_folder_without_runs_and_bad_baseline_are_one_line_errors(tmp_path, base_run):
+    status, _, err = _cli("-m", "reports.aggregate", "--results-dir", str(tmp_path / "base" / "run-base"),
+                          "--out", str(tmp_path / "t"))
+    assert status == 2 and "no run folders under" in err and err.count("\n") == 1
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    status, _, err = _cli("-m", "reports.gate", base_run, "--baseline", str(bad))
+    assert status == 2 and "is not a baseline file" in err and err.count("\n") == 1
