@@ -1,0 +1,139 @@
+"""P5: an error code introduced at version V of an API never appears in a response below V.
+
+Released Apache Kafka keeps a handful of codes off older request versions, because a client
+written against that version cannot know them; below V it answers the older code instead
+(``conformance/reference/error_codes.py`` ``RULES``, one source per row):
+
+* THROTTLING_QUOTA_EXCEEDED (89): CreateTopics v6+, DeleteTopics v5+, CreatePartitions v3+
+  (KIP-599; below, the controller mutation quota is permissive: the item succeeds and the
+  answer is only throttled: ``ControllerApis`` ``newQuotaFor(request, strictSinceVersion)``);
+* TOPIC_DELETION_DISABLED (73): DeleteTopics v3+ (INVALID_REQUEST below;
+  ``ControllerApis.deleteTopics``);
+* UNKNOWN_TOPIC_ID (100): DeleteTopics v6+ and Metadata v12+, the versions that can name
+  a topic by id;
+* LISTENER_NOT_FOUND (72): Metadata v6+ (LEADER_NOT_AVAILABLE below; ``KafkaApis``).
+
+POLICY_VIOLATION (44) is not version-gated in released Kafka: CreateTopics (KIP-108),
+(Incremental)AlterConfigs (KIP-133/339) and DeleteRecords on a non-``delete`` topic answer
+it at every version. DeleteTopics is different: released Kafka has no delete-topic policy
+(KIP-201 never shipped), so it answers 44 only when one request holds more than 10,000
+topics (the controller's batch limit), and KIP-201 itself (seed 001) keeps 44 off every
+version below its new one (UNKNOWN_SERVER_ERROR there). A DeleteTopics answer of 44 to a
+small request is flagged at every released version.
+
+Driver: per (API, version), generated requests, realistic and error-provoking
+(``conformance/provoke.py``: unknown topics and ids, invalid names, bad configs, timeouts of
+0, existing topics). Oracle: every ``error_code`` in the answer is checked against the
+gated codes (:func:`later_codes`). "Every response the suite sees": the same oracle screens
+every answer any property's Client receives (``fixtures/traffic.py``); these checks run
+last and fail their (API, version) cell when another check's answer broke the rule, with
+that check named and its request as the counterexample.
+
+Rows exist only for (API, version) where some code is gated (nothing can be downgraded
+elsewhere).
+"""
+from __future__ import annotations
+
+import pytest
+
+from fixtures import traffic
+from fixtures.admin import Admin
+from fixtures.codec import APIS
+from fixtures.harness import Violation, expect
+
+from . import provoke
+from .apis import MUTATING_KEYS, every_version
+from .reference import error_codes as ec
+from .wellformed import error_codes
+
+POLICY_VIOLATION = 44
+#: QuorumController.MAX_RECORDS_PER_USER_OP: a request over it answers POLICY_VIOLATION.
+BATCH_LIMIT = 10_000
+KIP201_GATE = (ec._src(ec.EVENT_EXCEPTION_INFO, "BoundedListTooLongException -> POLICY_VIOLATION only past "
+                       "MAX_RECORDS_PER_USER_OP = 10000")
+               + "; KIP-201 (seed 001): POLICY_VIOLATION on DeleteTopics only from the KIP-201 version, "
+                 "UNKNOWN_SERVER_ERROR below it; released Kafka has no delete-topic policy")
+
+SOURCE = ("catalogue P5; conformance/reference/error_codes.py RULES: "
+          + ec._src(ec.CONTROLLER_APIS, "newQuotaFor(request, strictSinceVersion = 6/5/3), deleteTopics "
+                                        "apiVersion < 3 -> INVALID_REQUEST")
+          + "; " + ec._src(ec.MSG + "*Response.json", '"Version N ... may return X" comments')
+          + "; KIP-599; KIP-201 (seed 001)")
+
+
+def _topics_in(api_key: int, request: dict) -> int:
+    if api_key != ec.DELETE_TOPICS:
+        return 0
+    return len(request.get("topic_names") or []) + len(request.get("topics") or [])
+
+
+def later_codes(api_key: int, version: int, request: dict, response: dict) -> list[str]:
+    """The oracle: every error code in ``response`` that ``api_key`` may only answer from a
+    later version than ``version`` (one line per code, with what Kafka answers instead)."""
+    gated = ec.forbidden_codes(api_key, version)
+    codes = set(error_codes(response))
+    problems = []
+    for code in sorted(codes & gated):
+        rule = next(r for r in ec.rules_for(api_key) if r.error_code == code)
+        instead = rule.downgraded_to
+        older = ("the item succeeds (only throttled)" if instead == 0 else
+                 f"Kafka answers {ec.error_name(instead)} ({instead})" if instead is not None else
+                 "the code cannot arise")
+        problems.append(f"{rule.error_name} ({code}) at v{version}, a code {APIS[api_key].name} "
+                        f"has only from v{rule.since_version}; below it {older} ({rule.source.split(';')[0]})")
+    if (api_key == ec.DELETE_TOPICS and POLICY_VIOLATION in codes
+            and _topics_in(api_key, request) <= BATCH_LIMIT):
+        problems.append(f"POLICY_VIOLATION (44) at DeleteTopics v{version} for a request of "
+                        f"{_topics_in(api_key, request)} topic(s): released Kafka has no delete-topic "
+                        "policy (KIP-201 never shipped; 44 only past the 10,000-record batch limit), and "
+                        "KIP-201 answers UNKNOWN_SERVER_ERROR (-1) below its own version")
+    return problems
+
+
+traffic.screen("P5")(later_codes)
+
+
+def gated_cells():
+    """(API, version) where some code is gated: below a RULES row, or DeleteTopics (44)."""
+    return [p for p in every_version((3, 19, 20, 37))
+            if ec.forbidden_codes(*p.values) or p.values[0] == ec.DELETE_TOPICS]
+
+
+def _existing(check, api_key: int) -> list[str]:
+    """One topic that exists (so 'already exists', 'not an increase' and successes occur);
+    none when the broker cannot create it (the check then provokes the other errors)."""
+    if api_key == ec.METADATA and not check.broker.advertised(ec.CREATE_TOPICS):
+        return []
+    name = f"{check.prefix}{check.prop}-{api_key}-{check.api_version}-x"
+    try:
+        Admin(check).create_topic(name, partitions=2)
+    except Violation:
+        return []
+    return [name]
+
+
+@pytest.mark.prop("P5", source=SOURCE)
+@pytest.mark.reads_traffic
+@pytest.mark.parametrize("api_key,version", gated_cells())
+def test_p5_codes_introduced_later_never_answer_older_versions(check, api_key, version):
+    """No answer at this version carries a code the API only has from a later version
+    (generated requests here, and every answer the suite's other checks saw)."""
+    check.require(api_key, version)
+    if api_key in MUTATING_KEYS:
+        check.require_mutations()
+    client = check.client()
+    existing = _existing(check, api_key)
+
+    def no_later_code(value):
+        body = value["body"]
+        resp = client.answered(api_key, version, body)
+        problems = later_codes(api_key, version, body, resp)
+        expect(not problems, "; ".join(problems))
+
+    check.given(provoke.requests(api_key, version, check.prefix, existing).map(lambda b: {"body": b}),
+                no_later_code)
+    screened = traffic.judge_seen(check, "P5", api_key, version)
+    gated = sorted(ec.forbidden_codes(api_key, version)) + (
+        [POLICY_VIOLATION] if api_key == ec.DELETE_TOPICS else [])
+    check.message = (f"none of {', '.join(ec.error_name(c) for c in gated)} in {check.examples} "
+                     f"generated answers and {max(screened - check.examples, 0)} answers to other checks")
