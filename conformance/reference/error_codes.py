@@ -324,7 +324,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
 # --------------------------------------------------------------------------------------
 # error_message fields
 # --------------------------------------------------------------------------------------
-# api_key -> (first version with error_message or None, null_on_success, note with sources)
+# api_key -> (first version with error_message or None, null_on_success (False: Kafka sends ""), note with sources)
 ERROR_MESSAGE: dict[int, tuple[Optional[int], bool, str]] = {
     CREATE_TOPICS: (
         1, True,
@@ -343,9 +343,14 @@ ERROR_MESSAGE: dict[int, tuple[Optional[int], bool, str]] = {
     ),
     DELETE_RECORDS: (None, True, _src(MSG + "DeleteRecordsResponse.json", "no ErrorMessage field in any version")),
     DESCRIBE_CONFIGS: (
-        0, True,
-        _src(MSG + "DescribeConfigsResponse.json", 'ErrorMessage "versions": "0+", "nullableVersions": "0+"')
-        + "; NOT set for UNKNOWN_TOPIC_OR_PARTITION: " + _src(CONFIG_HELPER, "describeConfigs setErrorCode(UNKNOWN_TOPIC_OR_PARTITION) only"),
+        0, False,
+        _src(MSG + "DescribeConfigsResponse.json", 'ErrorMessage "versions": "0+", "nullableVersions": "0+" (no "default": '
+             'the generated field starts as "")')
+        + "; success sends \"\", not null: " + _src("server/src/main/java/org/apache/kafka/server/ConfigHelperUtils.java",
+                                                "toDescribeConfigsResult setErrorCode(NONE) only")
+        + " + " + _src("generator/src/main/java/org/apache/kafka/message/MessageDataGenerator.java",
+                       'fieldDefault: a string field defaults to "" unless "default": "null"')
+        + "; NOT set (so \"\") for UNKNOWN_TOPIC_OR_PARTITION: " + _src(CONFIG_HELPER, "describeConfigs setErrorCode(UNKNOWN_TOPIC_OR_PARTITION) only"),
     ),
     ALTER_CONFIGS: (
         0, True,
