@@ -1,0 +1,195 @@
+"""P6: where a version has ``error_message``, an error carries a message and a success none.
+
+What released Apache Kafka (4.x, KRaft) really sends decides what fails
+(``conformance/reference/error_codes.py`` ``ERROR_MESSAGE``, docs/reference-semantics.md P6):
+
+* **Success.** CreateTopics, DeleteTopics, CreatePartitions, AlterConfigs and
+  IncrementalAlterConfigs answer ``error_message`` null (:data:`ON_SUCCESS`).
+  DescribeConfigs answers the empty string: ``ConfigHelperUtils.toDescribeConfigsResult``
+  sets only the code, and a string field without ``"default": "null"`` starts as ``""``
+  (``MessageDataGenerator.fieldDefault``); its schema says null, so both pass there.
+  Anything else on a success (a text, or ``""`` where Kafka sends null) **fails**.
+* **Error.** Kafka does *not* always explain an error: whole-request failures (timeouts,
+  deletion disabled) carry only the code, DescribeConfigs' unknown topic carries ``""``,
+  CreatePartitions' unknown topic null. So a missing message (null or ``""``) **fails** only
+  for the (API, code) pairs where every Kafka path sets one (:data:`ALWAYS`, e.g. an
+  existing topic, an invalid name, a bad config value); elsewhere it is a *soft finding*:
+  the row passes with ``soft: ...`` in its message, saying which ones Kafka omits too.
+* **Versions without the field** (CreateTopics v0, DeleteTopics v0-v4, DeleteRecords) must
+  not carry one: their answers must decode exactly at the version (a message on the wire
+  would leave bytes over, which the codec refuses).
+
+Driver: generated requests, realistic and error-provoking (``conformance/provoke.py``),
+per (API, version). Oracle: :func:`message_problems` on every result item. The hard part
+of the oracle also screens every answer the suite's other checks receive
+(``fixtures/traffic.py``); these checks run last and fold those findings into their cell.
+"""
+from __future__ import annotations
+
+import pytest
+
+from fixtures import traffic
+from fixtures.admin import Admin
+from fixtures.codec import APIS
+from fixtures.harness import Violation, expect
+
+from . import provoke
+from .apis import MUTATING_KEYS, every_version
+from .reference import error_codes as ec
+
+S = ec._src
+RC, CA, CAM = ec.REPLICATION_CONTROL, ec.CONTROLLER_APIS, ec.CONFIG_ADMIN_MANAGER
+CCM, CCV = ec.CONFIGURATION_CONTROL, ec.CONTROLLER_CONFIG_VALIDATOR
+API_ERROR = "clients/src/main/java/org/apache/kafka/common/requests/ApiError.java"
+
+NULL, NULL_OR_EMPTY = frozenset({None}), frozenset({None, ""})
+
+#: api -> (what a success may carry, source)
+ON_SUCCESS: dict[int, tuple[frozenset, str]] = {
+    19: (NULL, S(RC, "createTopic success result setErrorMessage(null)") + "; "
+         + S("metadata/src/test/java/org/apache/kafka/controller/ReplicationControlManagerTest.java",
+             "expects CreatableTopicResult ... setErrorMessage(null).setErrorCode(0)")),
+    20: (NULL, S(CA, "deleteTopics appendResponse(name, id, ApiError.NONE) setErrorMessage(error.message) (null)")
+         + "; " + S(ec.MSG + "DeleteTopicsResponse.json", 'ErrorMessage "default": "null"')),
+    32: (NULL_OR_EMPTY, S("server/src/main/java/org/apache/kafka/server/ConfigHelperUtils.java",
+                          "toDescribeConfigsResult setErrorCode(NONE) only -> the field's default \"\"")
+         + "; " + S(ec.MSG + "DescribeConfigsResponse.json", '"or null if we were able to successfully describe"')),
+    33: (NULL, S(CA, "handleLegacyAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
+         + "; " + S(CAM, "reassembleLegacyResponse keeps the controller's message")),
+    37: (NULL, S(RC, "createPartitions: ApiError.NONE -> setErrorMessage(apiError.message()) (null)")
+         + "; " + S(ec.MSG + "CreatePartitionsResponse.json", 'ErrorMessage "default": "null"')),
+    44: (NULL, S(CA, "handleIncrementalAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
+         + "; " + S(CAM, "reassembleIncrementalResponse new ApiError(code, errorMessage)")),
+}
+
+_CONFIG_ERRORS = {
+    3: S(CCM, "validateAlterConfig: existence check -> \"The topic 'x' does not exist.\"") + "; "
+       + S("server/src/test/java/org/apache/kafka/server/KRaftClusterTest.java", "testIncrementalAlterConfigs"),
+    17: S(CCV, "validateTopicName: Topic.validate(name) -> ApiError.fromThrowable keeps its text"),
+    40: S(CCM, "validateAlterConfig: catch ConfigException -> new ApiError(INVALID_CONFIG, e.getMessage())"),
+    42: S(CAM, 'preprocess: "Each resource must appear at most once." / "Error due to duplicate config keys" / '
+               '"Null value not supported for : k"') + "; " + S(CCV, '"Default topic resources are not allowed."'),
+}
+
+#: api -> {code: source}: the errors for which every path of Kafka sets a message.
+ALWAYS: dict[int, dict[int, str]] = {
+    19: {17: S(RC, "validateNewTopicNames: new ApiError(INVALID_TOPIC_EXCEPTION, e.getMessage())"),
+         36: S(RC, "createTopics: new ApiError(TOPIC_ALREADY_EXISTS, \"Topic 'x' already exists.\")"),
+         37: S(RC, 'createTopic: "Number of partitions was set to an invalid non-positive value."'),
+         38: S(RC, 'createTopic: "Replication factor must be larger than 0, or -1 to use the default value." / '
+                   '"Unable to replicate the partition N time(s): ..."'),
+         39: S(RC, "createTopic / validateManualPartitionAssignment: INVALID_REPLICA_ASSIGNMENT with its reason"),
+         40: S(RC, 'computeConfigChanges "Null value not supported for topic configs: k"') + "; "
+             + S(CCM, "validateAlterConfig: new ApiError(INVALID_CONFIG, e.getMessage())"),
+         42: S(CA, 'createTopics "Duplicate topic name."') + "; "
+             + S(RC, 'createTopic "A manual partition assignment was specified, but ..."')},
+    20: {3: S(RC, "findTopicIds: new ApiError(UNKNOWN_TOPIC_OR_PARTITION)") + " + "
+            + S(API_ERROR, "ApiError(Errors error) = this(error, error.message()) (the code's description)"),
+         100: S(RC, "findTopicNames: new ApiError(UNKNOWN_TOPIC_ID)") + " + " + S(API_ERROR, "ApiError(Errors)"),
+         42: S(CA, 'deleteTopics: "Duplicate topic name." / "Neither topic name nor id were specified." / '
+                   '"You may not specify both topic name and topic id."')},
+    32: {17: S(ec.CONFIG_HELPER, "describeConfigs: Topic.validate -> ApiError.fromThrowable keeps the text")},
+    33: _CONFIG_ERRORS,
+    37: {37: S(RC, 'createPartitions: "Topic already has N partition(s)." / "... would not be an increase."'),
+         39: S(RC, 'createPartitions: "Attempted to add X additional partition(s), but only Y assignment(s) were specified."'),
+         42: S(CA, 'createPartitions: "Duplicate topic name."')},
+    44: _CONFIG_ERRORS,
+}
+
+#: (api, code) -> source: errors Kafka itself answers without a message (soft findings).
+KAFKA_OMITS: dict[tuple[int, int], str] = {
+    (19, 7): S("clients/src/main/java/org/apache/kafka/common/requests/CreateTopicsRequest.java",
+               "getErrorResponse: ApiError.fromThrowable(new TimeoutException()) -> null"),
+    (20, 7): S("clients/src/main/java/org/apache/kafka/common/requests/DeleteTopicsRequest.java",
+               "getErrorResponse sets only the code"),
+    (20, 73): S("clients/src/main/java/org/apache/kafka/common/requests/DeleteTopicsRequest.java",
+                "getErrorResponse sets only the code"),
+    (32, 3): S(ec.CONFIG_HELPER, "describeConfigs: setErrorCode(UNKNOWN_TOPIC_OR_PARTITION) only (\"\")"),
+    (37, 3): S(RC, "createPartitions: new UnknownTopicOrPartitionException() -> message null"),
+    (37, 7): S("clients/src/main/java/org/apache/kafka/common/requests/CreatePartitionsRequest.java",
+               "getErrorResponse: ApiError.fromThrowable(TimeoutException) -> null"),
+    (37, 29): S(CA, "createPartitions: TOPIC_AUTHORIZATION_FAILED without a message"),
+}
+
+SOURCE = ("catalogue P6; conformance/reference/error_codes.py ERROR_MESSAGE; "
+          + S(API_ERROR, "fromThrowable: no message when it equals the code's default text")
+          + "; " + S(ec.MSG + "*Response.json", "ErrorMessage versions/nullableVersions/default"))
+
+APIS_WITH_MESSAGES = (19, 20, 21, 32, 33, 37, 44)
+
+
+def has_field(api_key: int, version: int) -> bool:
+    first = ec.ERROR_MESSAGE.get(api_key, (None,))[0]
+    return first is not None and version >= first
+
+
+def message_problems(api_key: int, version: int, response: dict) -> tuple[list[str], list[str]]:
+    """The oracle: (hard, soft) findings about the ``error_message`` of every result item."""
+    hard, soft = [], []
+    if not has_field(api_key, version):
+        return hard, soft
+    name = APIS[api_key].name
+    for item in provoke.items(api_key, response):
+        code, msg = item.get("error_code"), item.get("error_message")
+        who = f"{name} v{version} {provoke.item_name(api_key, item)!r}"
+        if code == 0:
+            allowed, source = ON_SUCCESS[api_key]
+            if msg not in allowed:
+                what = '"" (the empty string)' if msg == "" else repr(msg)
+                hard.append(f"{who}: error_code 0 with error_message {what}; Kafka sends "
+                            f"{' or '.join(repr(a) for a in sorted(allowed, key=str))} ({source})")
+        elif not msg:
+            err = f"{ec.error_name(code)} ({code})"
+            if code in ALWAYS.get(api_key, {}):
+                hard.append(f"{who}: {err} with error_message {msg!r}; Kafka always explains it "
+                            f"({ALWAYS[api_key][code]})")
+            elif (api_key, code) in KAFKA_OMITS:
+                soft.append(f"{name} {ec.error_name(code)} without a message, as Kafka")
+            else:
+                soft.append(f"{name} {ec.error_name(code)} without a message")
+    return hard, soft
+
+
+@traffic.screen("P6")
+def _hard_problems(api_key, version, request, response):
+    return message_problems(api_key, version, response)[0] if api_key in ON_SUCCESS else []
+
+
+def _existing(check, api_key: int) -> list[str]:
+    name = f"{check.prefix}{check.prop}-{api_key}-{check.api_version}-x"
+    try:
+        Admin(check).create_topic(name, partitions=2)
+    except Violation:
+        return []
+    return [name]
+
+
+@pytest.mark.prop("P6", source=SOURCE)
+@pytest.mark.reads_traffic
+@pytest.mark.parametrize("api_key,version", every_version(APIS_WITH_MESSAGES))
+def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
+    """Where the version has error_message: a success carries none (null; "" only for
+    DescribeConfigs, as Kafka), an error Kafka always explains carries a message; other
+    unexplained errors are soft findings. Versions without the field answer without one."""
+    check.require(api_key, version)
+    if api_key in MUTATING_KEYS:
+        check.require_mutations()
+    client = check.client()
+    existing = _existing(check, api_key)
+    soft: set[str] = set()
+
+    def messages_as_kafka(value):
+        resp = client.answered(api_key, version, value["body"])
+        hard, more = message_problems(api_key, version, resp)
+        expect(not hard, "; ".join(hard))
+        soft.update(more)
+
+    check.given(provoke.requests(api_key, version, check.prefix, existing).map(lambda b: {"body": b}),
+                messages_as_kafka)
+    if not has_field(api_key, version):
+        check.message = (f"{APIS[api_key].name} v{version} has no error_message field: "
+                         f"{check.examples} answers decoded exactly at v{version}, carrying none")
+        return
+    traffic.judge_seen(check, "P6", api_key, version)
+    if soft:
+        check.message = "soft: " + "; ".join(sorted(soft))
