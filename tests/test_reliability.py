@@ -1,0 +1,160 @@
+"""The suite under faults, against real brokers: a broker killed mid-run, Ctrl-C, a cut-off
+results file, and connections that drop, truncate or stall (through the fault proxy).
+
+Each run is the suite as users run it (``pytest conformance ...`` in a subprocess), so the
+plugin's session start, row writing and teardown are what is exercised.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fixtures.results import read_rows
+
+ROOT = Path(__file__).resolve().parents[1]
+KILL_AFTER = 10
+
+
+def docker_specs():
+    try:
+        from fixtures.targets.container import docker_client
+        docker_client("tests").close()
+        return ["container:tansu"]
+    except Exception as exc:
+        if os.environ.get("KAC_REQUIRE_DOCKER") == "1":
+            return [pytest.param("container:tansu", marks=pytest.mark.xfail(
+                reason=f"KAC_REQUIRE_DOCKER=1 but no engine: {exc}", strict=True))]
+        return [pytest.param("container:tansu", marks=pytest.mark.skip(
+            reason=f"no Docker engine answers ({exc}); in CI source .ci/dockerd.sh"))]
+
+
+def suite_cmd(tmp_path, *args):
+    return [sys.executable, "-m", "pytest", "conformance/test_protocol.py", "-q", "-p", "no:cacheprovider",
+            "--results-dir", str(tmp_path / "results"), "--profile", "ci", "--seed", "7", *args]
+
+
+def suite_env(tmp_path):
+    return dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"), PYTHONPATH=str(ROOT))
+
+
+def run_suite(tmp_path, *args, timeout=600):
+    proc = subprocess.Popen(suite_cmd(tmp_path, *args), cwd=ROOT, env=suite_env(tmp_path),
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc.stdout_text = proc.communicate(timeout=timeout)[0]
+    run = Path((tmp_path / "last-run").read_text().strip())
+    return proc, read_rows(run / "results.jsonl"), json.loads((run / "manifest.json").read_text())
+
+
+def accepts(address: str) -> bool:
+    host, _, port = address.rpartition(":")
+    try:
+        socket.create_connection((host, int(port)), timeout=1).close()
+        return True
+    except OSError:
+        return False
+
+
+def leftovers(run_pid: int, address: str) -> list[str]:
+    """Broker processes (listening on the run's ``address``) or containers (labelled with
+    the run's pid) still there after the run."""
+    port = address.rpartition(":")[2]
+    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    left = [line for line in ps.splitlines() if f"127.0.0.1:{port}" in line
+            or f"--kafka-port {port} " in line]
+    if accepts(address):
+        left.append(f"something still accepts connections at {address}")
+    try:
+        from fixtures.targets.container import RUN_LABEL, docker_client
+        client = docker_client("tests")
+    except Exception:
+        return left
+    try:
+        left += [c.name for c in client.containers.list(all=True, filters={"label": f"{RUN_LABEL}={run_pid}"})]
+    finally:
+        client.close()
+    return left
+
+
+@pytest.mark.parametrize("spec", ["tansu", *docker_specs()])
+def test_a_broker_killed_mid_run_turns_the_remaining_checks_into_errors(tmp_path, spec):
+    proc, rows, manifest = run_suite(tmp_path, "--broker", spec, "--property", "P1",
+                                     "-p", "tests.broker_killer", f"--kill-broker-after={KILL_AFTER}")
+    assert proc.returncode == 0, proc.stdout_text[-3000:]
+    before, after = rows[:KILL_AFTER], rows[KILL_AFTER:]
+    assert after, "no check ran after the kill"
+    assert all(r["outcome"] in ("pass", "fail", "unsupported") for r in before), before
+    for r in after:
+        assert r["outcome"] == "error", r
+        assert "exited" in r["message"] or "no longer" in r["message"] or "gone" in r["message"], r
+    assert manifest["complete"] and manifest["ended_at"] and manifest["rows"] == len(rows)
+    assert "died during the run" in manifest["brokers"][0]["error"]
+    assert not leftovers(proc.pid, manifest["brokers"][0]["address"])
+
+
+@pytest.mark.parametrize("spec", ["tansu", *docker_specs()])
+def test_ctrl_c_leaves_no_broker_and_a_readable_run(tmp_path, spec):
+    proc = subprocess.Popen(suite_cmd(tmp_path, "--broker", spec, "--profile", "dev"), cwd=ROOT,
+                            env=suite_env(tmp_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        rows_file = _wait_for_rows(tmp_path, proc)
+        os.killpg(proc.pid, signal.SIGINT)             # what Ctrl-C in a terminal does
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    manifest = json.loads((rows_file.parent / "manifest.json").read_text())
+    assert manifest["complete"] and manifest["rows"] == len(read_rows(rows_file)), manifest
+    assert not leftovers(proc.pid, manifest["brokers"][0]["address"])
+    assert read_rows(rows_file), "the rows written before Ctrl-C are not readable"
+
+
+def _wait_for_rows(tmp_path, proc, timeout=240) -> Path:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        last = tmp_path / "last-run"
+        if last.exists():
+            rows = Path(last.read_text().strip()) / "results.jsonl"
+            if rows.exists() and rows.stat().st_size and read_rows(rows):
+                return rows
+        assert proc.poll() is None, proc.stdout.read().decode()[-2000:]
+        time.sleep(0.2)
+    raise AssertionError("the run wrote no row in time")
+
+
+def test_a_cut_off_results_file_is_readable_up_to_its_last_complete_line(tmp_path):
+    proc, rows, _ = run_suite(tmp_path, "--broker", "tansu", "-k", "Metadata")
+    assert proc.returncode == 0 and len(rows) >= 3
+    whole = Path((tmp_path / "last-run").read_text().strip(), "results.jsonl").read_text()
+    lines = whole.splitlines(keepends=True)
+    cut = tmp_path / "cut.jsonl"
+    cut.write_text("".join(lines[:2]) + lines[2][: len(lines[2]) // 2])
+    assert read_rows(cut) == rows[:2]
+    cut.write_text("".join(lines[:2]))
+    assert read_rows(cut) == rows[:2]
+
+
+@pytest.mark.parametrize("fault,expect,args", [
+    ("conn-drop=2", "closed (connection closed by the broker)", ()),
+    ("conn-truncate=2", "closed (connection closed by the broker after", ()),
+    ("conn-delay=1500,2", "timeout (no answer within 1.0s)", ("--request-timeout", "1")),
+])
+def test_a_connection_fault_fails_one_check_and_the_run_goes_on(tmp_path, fault, expect, args):
+    proc, rows, manifest = run_suite(tmp_path, "--broker", f"proxy:{fault}@tansu", "--property", "P1",
+                                     "-k", "Metadata", *args)
+    assert proc.returncode == 0, proc.stdout_text[-3000:]
+    failed = [r for r in rows if r["outcome"] == "fail"]
+    assert len(failed) == 1 and expect in failed[0]["message"], failed
+    assert failed[0]["counterexample"]["steps"], failed[0]
+    assert all(r["outcome"] in ("pass", "unsupported") for r in rows if r is not failed[0])
+    assert manifest["complete"] and manifest["brokers"][0]["error"] is None
+    assert manifest["brokers"][0]["impl"] == "tansu"
