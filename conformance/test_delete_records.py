@@ -1,0 +1,204 @@
+"""R1: DeleteRecords (API 21) moves a partition's low watermark as released Apache Kafka does.
+
+Sources: catalogue R1 and released Apache Kafka 4.x (docs/reference-semantics.md, "R1"):
+``KafkaApis.handleDeleteRecordsRequest`` (unknown partitions), ``ReplicaManager.deleteRecords``,
+``Partition.deleteRecordsOnLeader`` (cleanup policy, -1 = high watermark, negative
+offsets), ``UnifiedLog.maybeIncrementLogStartOffset`` (offset beyond the high watermark,
+never backwards) and ``UnifiedLog.checkLogStartOffset`` (reads below the log start).
+No seed defines DeleteRecords; KIP-201 (seeds 000/001) only proposed a validate_only flag
+for it, which was never released (catalogue K1).
+
+Each example creates fresh topics, appends records with real Produce requests (acks=-1)
+and then sends a sequence of DeleteRecords requests at the row's version. A model of every
+partition (log start offset L, high watermark H = records appended) predicts each answer;
+after every request ListOffsets (EARLIEST) must show L and a consumer Fetch just below L
+must be refused.
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures.admin import EARLIEST, Admin
+from fixtures.harness import Unsupported, expect
+
+from .apis import every_version
+
+DELETE_RECORDS = 21
+NONE, OFFSET_OUT_OF_RANGE, UNKNOWN_TOPIC_OR_PARTITION, POLICY_VIOLATION = 0, 1, 3, 44
+HIGH_WATERMARK = -1
+NAMES = {NONE: "NONE", OFFSET_OUT_OF_RANGE: "OFFSET_OUT_OF_RANGE",
+         UNKNOWN_TOPIC_OR_PARTITION: "UNKNOWN_TOPIC_OR_PARTITION", POLICY_VIOLATION: "POLICY_VIOLATION"}
+
+K = "apache/kafka "
+SOURCE = ("catalogue R1; " + K + "core/src/main/scala/kafka/cluster/Partition.scala deleteRecordsOnLeader "
+          "(policy, -1 = high watermark, offset < 0); " + K + "storage/src/main/java/org/apache/kafka/storage/"
+          "internals/log/UnifiedLog.java maybeIncrementLogStartOffset (> high watermark -> OFFSET_OUT_OF_RANGE, "
+          "never backwards), checkLogStartOffset (fetch below); " + K + "core/src/main/scala/kafka/server/"
+          "KafkaApis.scala handleDeleteRecordsRequest (unknown partition); " + K + "core/src/test/scala/unit/"
+          "kafka/server/DeleteRecordsRequestTest.scala")
+
+
+def _name(code):
+    return f"{code} {NAMES[code]}" if code in NAMES else str(code)
+
+
+# -- what an example is ---------------------------------------------------------------------
+
+def _offset(n: int):
+    """A DeleteRecords offset for a partition holding ``n`` records: in range (0..n), the
+    high-watermark marker -1, beyond the high watermark, or another negative number."""
+    return st.one_of(st.integers(0, n), st.just(HIGH_WATERMARK), st.integers(n + 1, n + 5),
+                     st.integers(-5, -2))
+
+
+def _step(ns: list[int]):
+    """One request: an offset (or nothing) per partition, plus an unknown partition
+    and an unknown topic now and then."""
+    per_partition = st.tuples(*[st.one_of(st.none(), _offset(n)) for n in ns])
+    rare = st.sampled_from([False, False, False, True])
+    return st.tuples(per_partition, rare, rare).filter(
+        lambda s: any(o is not None for o in s[0]) or s[1] or s[2])
+
+
+def _case(batches: list[list[int]]):
+    ns = [sum(b) for b in batches]
+    return st.tuples(st.just(batches), st.lists(_step(ns), min_size=1, max_size=4), st.booleans())
+
+
+#: Per partition (1 or 2 of them), the record batches to produce (0-3 batches of 1-6).
+_R1 = st.lists(st.lists(st.integers(1, 6), max_size=3), min_size=1, max_size=2).flatmap(_case)
+
+
+# -- the model and the oracle -------------------------------------------------------------------
+
+def _expect_one(version, low, high, offset):
+    """(error code, new log start offset) Kafka answers for ``offset`` on a partition with
+    log start ``low`` and high watermark ``high``."""
+    target = high if offset == HIGH_WATERMARK else offset
+    if target < 0 or target > high:
+        return OFFSET_OUT_OF_RANGE, low
+    return NONE, max(low, target)
+
+
+def _describe(offset, low, high):
+    what = "-1 (the high watermark)" if offset == HIGH_WATERMARK else str(offset)
+    return f"offset {what} with log start {low}, high watermark {high}"
+
+
+@pytest.mark.prop("R1", source=SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version([DELETE_RECORDS]))
+def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_never_back(check, api_key, version):
+    """After n records were produced to a partition, DeleteRecords before offset k:
+
+    * 0 <= k <= n: NONE and low_watermark max(L, k) -- the log start never moves back;
+      asking below the current one answers the current one (``maybeIncrementLogStartOffset``
+      changes nothing unless the offset is larger);
+    * -1: the high watermark n (``DeleteRecordsRequest.HIGH_WATERMARK``);
+    * k > n, or k < -1: OFFSET_OUT_OF_RANGE, nothing moves;
+    * an unknown partition or topic: UNKNOWN_TOPIC_OR_PARTITION, the others unaffected;
+    * a topic with cleanup.policy=compact: POLICY_VIOLATION (any version; KIP-201's
+      policies were never released, this is ``Partition.deleteRecordsOnLeader``).
+
+    After each request ListOffsets EARLIEST shows the new log start and a consumer Fetch
+    one below it answers OFFSET_OUT_OF_RANGE (``UnifiedLog.checkLogStartOffset``)."""
+    check.require(DELETE_RECORDS, version)
+    check.require_mutations()
+    client = check.client()
+    admin = Admin(check, client)
+    no_compaction: list[str] = []
+
+    def low_watermarks(value):
+        batches, steps, compacted = value
+        topic = check.topic("r1")
+        admin.create_topic(topic, partitions=len(batches))
+        high = []
+        for p, sizes in enumerate(batches):
+            end = 0
+            for size in sizes:
+                base = admin.produce(topic, p, size)
+                expect(base == end, f"setup: Produce of {size} records to {topic}-{p} answered base offset "
+                                    f"{base}, expected {end} (records so far)")
+                end += size
+            high.append(end)
+        low = [0] * len(batches)
+        policy_topic = None
+        if compacted:
+            policy_topic = _compacted_topic(check, admin, no_compaction)
+
+        for i, (offsets, unknown_partition, unknown_topic) in enumerate(steps):
+            ask = {topic: {p: o for p, o in enumerate(offsets) if o is not None}}
+            if unknown_partition:
+                ask[topic][len(batches)] = 0
+            if unknown_topic:
+                ask[check.topic("absent")] = {0: 0}
+            if policy_topic and i == 0:
+                ask[policy_topic] = {0: HIGH_WATERMARK if offsets[0] == HIGH_WATERMARK else 0}
+            got = _delete_records(client, version, ask)
+            for name, parts in ask.items():
+                for p, o in parts.items():
+                    r = got.get((name, p))
+                    expect(r is not None, f"v{version}: no result for {name}-{p}")
+                    lw, err = r
+                    if name == policy_topic:
+                        expect(err == POLICY_VIOLATION,
+                               f"v{version}: partition of a cleanup.policy=compact topic answered {_name(err)}, "
+                               "expected 44 POLICY_VIOLATION")
+                    elif name != topic or p >= len(batches):
+                        expect(err == UNKNOWN_TOPIC_OR_PARTITION,
+                               f"v{version}: {'unknown topic' if name != topic else f'unknown partition {p}'} "
+                               f"answered {_name(err)}, expected 3 UNKNOWN_TOPIC_OR_PARTITION")
+                    else:
+                        want, new_low = _expect_one(version, low[p], high[p], o)
+                        expect(err == want, f"v{version}: {_describe(o, low[p], high[p])} answered {_name(err)}, "
+                                            f"expected {_name(want)}")
+                        if want == NONE:
+                            expect(lw == new_low, f"v{version}: {_describe(o, low[p], high[p])} answered "
+                                                  f"low_watermark {lw}, expected {new_low}")
+                        low[p] = new_low
+            _observe(admin, version, topic, low)
+
+    check.given(_R1, low_watermarks)
+    if no_compaction:
+        raise Unsupported(f"the broker cannot create a cleanup.policy=compact topic ({no_compaction[0]}), so "
+                          "POLICY_VIOLATION could not be asked; the rest behaved as Kafka's")
+
+
+def _compacted_topic(check, admin, no_compaction):
+    name = check.topic("r1-compact")
+    code, msg = admin.create_topics([{"name": name, "configs": {"cleanup.policy": "compact"}}]).get(name, (None, None))
+    if code != NONE:
+        no_compaction.append(f"CreateTopics answered {code}: {msg}")
+        return None
+    admin.wait_for(lambda: admin.topic(name).error_code == 0, f"topic {name} to appear in Metadata")
+    return name
+
+
+def _delete_records(client, version, ask: dict[str, dict[int, int]]) -> dict[tuple[str, int], tuple[int, int]]:
+    body = {"topics": [{"name": name, "partitions": [{"partition_index": p, "offset": o} for p, o in parts.items()]}
+                       for name, parts in ask.items()], "timeout_ms": 30_000}
+    resp = client.answered(DELETE_RECORDS, version, body)
+    out: dict[tuple[str, int], tuple[int, int]] = {}
+    for t in resp.get("topics") or []:
+        for p in t.get("partitions") or []:
+            key = (t.get("name"), p["partition_index"])
+            expect(key not in out, f"v{version}: two results for {key[0]}-{key[1]}")
+            out[key] = (p["low_watermark"], p["error_code"])
+    asked = {(n, p) for n, parts in ask.items() for p in parts}
+    extra = sorted(set(out) - asked)
+    expect(not extra, f"v{version}: results for partitions not asked: {extra}")
+    return out
+
+
+def _observe(admin, version, topic, low):
+    """ListOffsets EARLIEST is the model's log start; a Fetch just below it is refused."""
+    for p, want in enumerate(low):
+        err, start = admin.offset(topic, p, EARLIEST)
+        expect(err == 0, f"ListOffsets EARLIEST {topic}-{p} answered error {err}")
+        expect(start == want, f"v{version}: after DeleteRecords, ListOffsets EARLIEST of partition {p} is "
+                              f"{start}, expected {want}")
+        if want > 0:
+            err = admin.fetch_error(topic, p, want - 1)
+            expect(err == OFFSET_OUT_OF_RANGE,
+                   f"v{version}: a consumer Fetch at offset {want - 1}, below the log start {want}, answered "
+                   f"{_name(err)}, expected 1 OFFSET_OUT_OF_RANGE")

@@ -1,0 +1,553 @@
+"""D1-D6: DeleteTopics (API 20) as released Apache Kafka answers it, at every version.
+
+Sources: seed 002 (the KIP-4 DeleteTopics vote, which defined v0) and released Apache Kafka
+4.x, which is the reference where the two differ (docs/reference-semantics.md, "D").
+Kafka's KRaft broker forwards DeleteTopics whole to the controller, whose
+``ControllerApis.deleteTopics`` checks names and ids, and ``ReplicationControlManager``
+deletes. Kafka 3.x in KRaft mode served v0 through that same method, so one oracle
+holds at every version, v0 included (4.0 removed v0 by KIP-896; a broker that still
+advertises it is held to the same answers).
+
+Where KIP-4 and Kafka differ, the tests say so:
+
+* unknown topic: KIP-4 said InvalidTopic; Kafka answers UNKNOWN_TOPIC_OR_PARTITION (D1);
+* duplicate names: KIP-4 said "the extra request will be ignored"; Kafka's KRaft
+  controller answers one INVALID_REQUEST entry and deletes nothing for that name (D2);
+* timeout <= 0: KIP-4 said the deletion is triggered and the call returns at once; the
+  KRaft controller drops events whose deadline has passed, so it answers
+  REQUEST_TIMED_OUT and deletes nothing (D5 accepts both and records which).
+
+Each example uses fresh topics (``check.topic()``); the requests a property judges are
+sent at the row's version, the setup (CreateTopics, Metadata) at the newest version both
+sides know.
+"""
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures.admin import Admin, ZERO_UUID
+from fixtures.harness import Unsupported, expect
+from strategies.domain import INT32_MAX, INT32_MIN, LEGAL_CHARS
+
+from .apis import every_version
+
+DELETE_TOPICS = 20
+NONE, UNKNOWN_TOPIC_OR_PARTITION, REQUEST_TIMED_OUT = 0, 3, 7
+INVALID_REQUEST, TOPIC_ALREADY_EXISTS, UNKNOWN_TOPIC_ID = 42, 36, 100
+NAMES = {NONE: "NONE", UNKNOWN_TOPIC_OR_PARTITION: "UNKNOWN_TOPIC_OR_PARTITION",
+         REQUEST_TIMED_OUT: "REQUEST_TIMED_OUT", INVALID_REQUEST: "INVALID_REQUEST",
+         UNKNOWN_TOPIC_ID: "UNKNOWN_TOPIC_ID", 17: "INVALID_TOPIC_EXCEPTION"}
+
+SEED_002 = "seed 002 (KIP-4 DeleteTopics vote)"
+KAFKA_CONTROLLER_APIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
+KAFKA_REPLICATION = "apache/kafka metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
+KAFKA_TEST = "apache/kafka core/src/test/scala/unit/kafka/server/DeleteTopicsRequestTest.scala"
+
+#: How long a topic whose deletion succeeded may still show in Metadata (Kafka's brokers
+#: apply the RemoveTopicRecord asynchronously; its own test polls with waitUntilTrue, 15 s).
+SETTLE_S = 15.0
+#: "Returns at once" (D5): Kafka answers a timeout <= 0 in milliseconds; this leaves room
+#: for a loaded machine without mistaking a broker that waits for the deletion.
+AT_ONCE_S = 3.0
+#: Positive timeouts for the properties that expect the deletion to finish in time.
+TIMEOUTS = st.sampled_from([5_000, 15_000, 30_000, 60_000, INT32_MAX])
+
+ALL_VERSIONS = every_version([DELETE_TOPICS])
+ID_VERSIONS = [p for p in ALL_VERSIONS if p.values[1] >= 6]
+
+
+def _name(code):
+    return f"{code} {NAMES[code]}" if code in NAMES else str(code)
+
+
+# -- driver ---------------------------------------------------------------------------
+
+def _is_zero(topic_id) -> bool:
+    return topic_id is None or topic_id == ZERO_UUID
+
+
+def _body(version: int, entries: list[tuple[str | None, uuid.UUID | None]], timeout_ms: int) -> dict:
+    """entries: (name, topic_id) pairs; below v6 only names can be sent."""
+    if version >= 6:
+        return {"topics": [{"name": n, "topic_id": i or ZERO_UUID} for n, i in entries],
+                "timeout_ms": timeout_ms}
+    return {"topic_names": [n for n, _ in entries], "timeout_ms": timeout_ms}
+
+
+def _delete(client, version: int, entries, timeout_ms: int) -> tuple[list[dict], float]:
+    """Send one DeleteTopics request; (response entries, seconds it took)."""
+    ex = client.send(DELETE_TOPICS, version, _body(version, entries, timeout_ms))
+    expect(ex.ok, f"no valid answer: {ex.describe()}")
+    expect(ex.response_correlation_id == ex.correlation_id,
+           f"{ex.describe()}: correlation id {ex.response_correlation_id} != {ex.correlation_id}")
+    return list(ex.response.get("responses") or []), ex.seconds
+
+
+def _codes_by_name(entries: list[dict]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for e in entries:
+        out.setdefault(e.get("name"), []).append(e["error_code"])
+    return out
+
+
+def _exists(admin: Admin, name: str) -> bool:
+    return admin.topic(name).error_code == 0
+
+
+def _still_listed(admin: Admin, names, seconds: float = SETTLE_S) -> set[str]:
+    """Poll Metadata until none of ``names`` is listed (as Kafka's own test does); the
+    names still listed when ``seconds`` ran out."""
+    left = set(names)
+    deadline = time.monotonic() + seconds
+    while left:
+        state = admin.metadata(sorted(left))
+        left = {n for n in left if n in state and state[n].error_code == 0}
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    return left
+
+
+def _create(admin: Admin, check, hint: str, partitions: int = 1) -> str:
+    name = check.topic(hint)
+    admin.create_topic(name, partitions=partitions)
+    return name
+
+
+def _absent(check) -> str:
+    """A name no topic has: fresh under the run prefix and never created."""
+    return check.topic("absent")
+
+
+def _setup(check, version: int):
+    check.require(DELETE_TOPICS, version)
+    check.require_mutations()
+    client = check.client()
+    return client, Admin(check, client)
+
+
+# -- D1 -----------------------------------------------------------------------------------
+
+_SUFFIXES = st.lists(st.text(LEGAL_CHARS, min_size=1, max_size=12), min_size=1, max_size=3, unique=True)
+
+
+@pytest.mark.prop("D1", source=f"{SEED_002} point 3 (said InvalidTopic); released Kafka: "
+                               f"{KAFKA_REPLICATION} findTopicIds (unknown name -> UNKNOWN_TOPIC_OR_PARTITION); "
+                               f"{KAFKA_TEST} testErrorDeleteTopicRequests ('invalid-topic')")
+@pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
+def test_d1_deleting_an_unknown_topic_answers_unknown_topic_or_partition(check, api_key, version):
+    """Each name no topic has gets exactly one entry with UNKNOWN_TOPIC_OR_PARTITION (3).
+
+    KIP-4's vote (seed 002, point 3) said an InvalidTopic error; released Kafka answers
+    UNKNOWN_TOPIC_OR_PARTITION (``ReplicationControlManager.findTopicIds``), and so
+    must the broker. Nothing is created by asking."""
+    client, admin = _setup(check, version)
+
+    def unknown_topics(suffixes):
+        base = _absent(check)
+        names = [f"{base}-{s}" for s in suffixes]
+        entries, _ = _delete(client, version, [(n, None) for n in names], 30_000)
+        codes = _codes_by_name(entries)
+        extra = sorted(set(codes) - set(names), key=str)
+        expect(not extra, f"v{version}: entries for names not requested: {extra}")
+        for n in names:
+            got = codes.get(n, [])
+            expect(len(got) == 1, f"v{version}: {len(got)} entries for unknown topic {n!r}, expected 1")
+            expect(got[0] == UNKNOWN_TOPIC_OR_PARTITION,
+                   f"v{version}: unknown topic {n!r} answered {_name(got[0])}, expected "
+                   f"3 UNKNOWN_TOPIC_OR_PARTITION (as released Kafka; KIP-4 said InvalidTopic)")
+        listed = [n for n in names if _exists(admin, n)]
+        expect(not listed, f"v{version}: deleting unknown topics created {listed}")
+
+    check.given(_SUFFIXES, unknown_topics)
+
+
+# -- D2 -----------------------------------------------------------------------------------
+
+def _layout(roles: list[tuple[str, int]]):
+    """Roles (kind, how many times the name is listed) and an order for all entries."""
+    total = sum(c for _, c in roles)
+    return st.tuples(st.just(roles), st.permutations(range(total)))
+
+
+_DUPLICATED = st.tuples(st.sampled_from(["existing", "absent"]), st.integers(2, 3))
+_D2_ROLES = st.tuples(st.lists(_DUPLICATED, min_size=1, max_size=2),
+                      st.lists(st.just(("existing", 1)), max_size=2)).map(lambda t: t[0] + t[1])
+
+
+def _materialise(check, admin, roles, order, hint):
+    """Topic names for the roles (existing ones created) and the entries in ``order``."""
+    names = [_create(admin, check, hint) if kind == "existing" else _absent(check) for kind, _ in roles]
+    flat = [names[i] for i, (_, count) in enumerate(roles) for _ in range(count)]
+    return names, [flat[i] for i in order]
+
+
+@pytest.mark.prop("D2", source=f"{SEED_002} point 2 (extra entries ignored); released Kafka: "
+                               f"{KAFKA_CONTROLLER_APIS} deleteTopics (duplicateProvidedNames -> "
+                               "INVALID_REQUEST 'Duplicate topic name.', not deleted)")
+@pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
+def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(check, api_key, version):
+    """A name listed more than once in one request gets one entry, INVALID_REQUEST (42),
+    and its topic is not deleted; the other topics of the request are deleted as usual.
+
+    This is ``ControllerApis.deleteTopics``: ``addProvidedName`` moves a repeated name to
+    ``duplicateProvidedNames``, which answer "Duplicate topic name." and are never looked
+    up. KIP-4 (seed 002, point 2) had said the extra entries are ignored; ZooKeeper-era
+    Kafka collapsed them (a set) and deleted the topic. Neither answers twice."""
+    client, admin = _setup(check, version)
+
+    def duplicates(layout):
+        roles, order = layout
+        names, entries = _materialise(check, admin, roles, order, "d2")
+        got, _ = _delete(client, version, [(n, None) for n in entries], 30_000)
+        codes = _codes_by_name(got)
+        extra = sorted(set(codes) - set(names), key=str)
+        expect(not extra, f"v{version}: entries for names not requested: {extra}")
+        kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing"]
+        for n, (kind, count) in zip(names, roles):
+            c = codes.get(n, [])
+            if count > 1:
+                expect(c == [INVALID_REQUEST],
+                       f"v{version}: {kind} topic listed {count} times answered "
+                       f"{[_name(x) for x in c]}, expected one entry 42 INVALID_REQUEST")
+            else:
+                expect(c == [NONE], f"v{version}: topic listed once beside a duplicate answered "
+                                    f"{[_name(x) for x in c]}, expected one entry 0 NONE")
+        gone = [n for n in kept if not _exists(admin, n)]
+        expect(not gone, f"v{version}: a topic listed more than once was deleted ({gone})")
+        singles = [n for n, (_, count) in zip(names, roles) if count == 1]
+        left = _still_listed(admin, singles)
+        expect(not left, f"v{version}: topics answered NONE still listed after {SETTLE_S:.0f}s: {sorted(left)}")
+        gone = [n for n in kept if not _exists(admin, n)]
+        expect(not gone, f"v{version}: a topic listed more than once was deleted later ({gone})")
+
+    check.given(_D2_ROLES.flatmap(_layout), duplicates)
+
+
+# -- D3 -----------------------------------------------------------------------------------
+
+_ROLE = st.tuples(st.sampled_from(["existing", "absent"]), st.sampled_from([1, 1, 1, 2]))
+_D3_ROLES = st.lists(_ROLE, min_size=2, max_size=4)
+
+
+def _outcome(admin, client, version, names, requests):
+    """Send ``requests`` (lists of names), then: per name its codes and whether it is
+    still listed once every topic answered NONE had time to go."""
+    codes: dict[str, list[int]] = {n: [] for n in names}
+    extra = []
+    for req in requests:
+        got, _ = _delete(client, version, [(n, None) for n in req], 30_000)
+        for n, c in _codes_by_name(got).items():
+            if n in codes:
+                codes[n].extend(c)
+            else:
+                extra.append(n)
+    for n in codes:
+        codes[n].sort()
+    deleted_ok = [n for n in names if NONE in codes[n]]
+    _still_listed(admin, deleted_ok)
+    state = admin.metadata(names)
+    listed = {n: (n in state and state[n].error_code == 0) for n in names}
+    return codes, listed, extra
+
+
+@pytest.mark.prop("D3", source=f"{SEED_002} point 8 (not transactional, errors reported independently); "
+                               f"{KAFKA_REPLICATION} deleteTopics (per-topic ApiException); "
+                               f"{KAFKA_CONTROLLER_APIS} deleteTopics")
+@pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
+def test_d3_deleting_a_batch_equals_deleting_each_topic_alone(check, api_key, version):
+    """Metamorphic: a batch mixing existing, unknown and repeated names gives every name
+    the same entries (codes) and the same end state as sending that name's entries in a
+    request of its own, from the same starting state.
+
+    Seed 002 point 8: "the request is not transactional ... errors are reported
+    independently"; Kafka's controller gives each topic its own verdict. The relation
+    holds whatever a broker answers for unknown or repeated names (D1/D2 judge those)."""
+    client, admin = _setup(check, version)
+
+    def independence(layout):
+        roles, order = layout
+        batch_names, batch = _materialise(check, admin, roles, order, "d3b")
+        alone_names = [_create(admin, check, "d3a") if kind == "existing" else _absent(check)
+                       for kind, _ in roles]
+        b_codes, b_listed, b_extra = _outcome(admin, client, version, batch_names, [batch])
+        a_codes, a_listed, a_extra = _outcome(admin, client, version, alone_names,
+                                              [[n] * count for n, (_, count) in zip(alone_names, roles)])
+        expect(not b_extra and not a_extra,
+               f"v{version}: entries for names not requested: {b_extra or a_extra}")
+        for i, (kind, count) in enumerate(roles):
+            what = f"{kind} topic listed {count}x"
+            bc, ac = b_codes[batch_names[i]], a_codes[alone_names[i]]
+            expect(bc == ac, f"v{version}: {what}: in the batch {[_name(c) for c in bc]}, "
+                             f"alone {[_name(c) for c in ac]}")
+            bl, al = b_listed[batch_names[i]], a_listed[alone_names[i]]
+            expect(bl == al, f"v{version}: {what}: after the batch it is "
+                             f"{'still' if bl else 'no longer'} listed, after deleting it alone "
+                             f"{'still' if al else 'no longer'}")
+
+    check.given(_D3_ROLES.flatmap(_layout), independence)
+
+
+# -- D4 -----------------------------------------------------------------------------------
+
+_D4 = st.tuples(st.lists(st.tuples(st.integers(1, 3), st.integers(0, 4)), min_size=1, max_size=3),
+                TIMEOUTS)
+
+
+@pytest.mark.prop("D4", source=f"{SEED_002} point 6 (timeout > 0 blocks until metadata no longer holds "
+                               f"the topic); {KAFKA_TEST} validateValidDeleteTopicRequests / "
+                               f"validateTopicIsDeleted (poll); {KAFKA_REPLICATION} replay(RemoveTopicRecord)")
+@pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
+def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(check, api_key, version):
+    """After NONE with a timeout > 0, Metadata stops listing the topic (polled, as Kafka's
+    own test does after ``ensureConsistentKRaftMetadata``), the name can be created
+    again, and the new topic is new: its partition count is the new one, it holds none
+    of the old records, and (where the broker reports topic ids) it has a new id.
+
+    Seed 002 point 6 says a timeout > 0 blocks until the metadata no longer holds the
+    topic; Kafka 4 answers once the controller committed the removal, brokers may lag a
+    little, so the suite polls (up to 15 s)."""
+    client, admin = _setup(check, version)
+
+    def completion(value):
+        shapes, timeout_ms = value
+        names, ids = [], {}
+        for partitions, records in shapes:
+            n = _create(admin, check, "d4", partitions)
+            if records:
+                admin.produce(n, 0, records)
+            names.append(n)
+            ids[n] = admin.topic(n).topic_id
+        got, _ = _delete(client, version, [(n, None) for n in names], timeout_ms)
+        codes = _codes_by_name(got)
+        for n in names:
+            c = codes.get(n, [])
+            expect(c == [NONE], f"v{version}: deleting an existing topic with timeout_ms={timeout_ms} "
+                                f"answered {[_name(x) for x in c]}, expected one entry 0 NONE")
+        left = _still_listed(admin, names)
+        expect(not left, f"v{version}: answered NONE (timeout_ms={timeout_ms}) but Metadata still "
+                         f"lists {sorted(left)} after {SETTLE_S:.0f}s")
+        for n, (partitions, records) in zip(names, shapes):
+            again = partitions % 3 + 1          # a different count: the old topic must not come back
+            _recreate(admin, version, n, again)
+            state = admin.topic(n)
+            expect(state.partitions == again,
+                   f"v{version}: re-created {n} with {again} partitions, Metadata shows {state.partitions}")
+            old, new = ids.get(n), state.topic_id
+            expect(_is_zero(old) or _is_zero(new) or old != new,
+                   f"v{version}: re-created {n} has the deleted topic's id {old}")
+            if records:
+                high = _high_watermark(admin, n)
+                expect(high in (None, 0), f"v{version}: re-created {n} has high watermark {high}: "
+                                          f"the deleted topic's {records} records came back")
+
+    check.given(_D4, completion)
+
+
+def _recreate(admin: Admin, version: int, name: str, partitions: int) -> None:
+    deadline = time.monotonic() + 5.0
+    while True:
+        code, msg = admin.create_topics([{"name": name, "num_partitions": partitions}]).get(name, (None, None))
+        if code != TOPIC_ALREADY_EXISTS or time.monotonic() > deadline:
+            break
+        time.sleep(0.1)
+    expect(code == NONE, f"v{version}: the name of a deleted topic cannot be created again: "
+                         f"CreateTopics answered {code} ({msg})")
+    admin.wait_for(lambda: _exists(admin, name), f"re-created topic {name} to appear in Metadata")
+
+
+def _high_watermark(admin: Admin, name: str) -> int | None:
+    """ListOffsets LATEST of partition 0, waiting out transient errors (None without ListOffsets)."""
+    try:
+        deadline = time.monotonic() + 5.0
+        while True:
+            err, high = admin.offset(name, 0, -1)
+            if err == 0 or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+    except Unsupported:
+        return None
+    expect(err == 0, f"ListOffsets {name}-0 answered error {err}")
+    return high
+
+
+# -- D5 -----------------------------------------------------------------------------------
+
+_D5 = st.tuples(st.integers(1, 3), st.integers(0, 2),
+                st.one_of(st.sampled_from([0, -1]), st.integers(INT32_MIN, 0)))
+
+
+@pytest.mark.prop("D5", source=f"{SEED_002} point 7 (timeout <= 0 triggers the delete and returns at once); "
+                               f"released Kafka: {KAFKA_CONTROLLER_APIS} handleDeleteTopics "
+                               "(deadline now + timeoutMs); apache/kafka server-common/.../queue/KafkaEventQueue.java "
+                               f"(expired events fail with TimeoutException); {KAFKA_TEST} testErrorDeleteTopicRequests "
+                               "(ZK-only: 'The KRaft controller doesn't perform operations that have timed out.')")
+@pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
+def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed_out(check, api_key, version):
+    """With timeout_ms <= 0 the answer comes at once (within 3 s), each existing topic
+    answers NONE or REQUEST_TIMED_OUT (7), each unknown one UNKNOWN_TOPIC_OR_PARTITION or
+    REQUEST_TIMED_OUT, and a topic answered NONE is really deleted.
+
+    What is accepted, and why:
+
+    * REQUEST_TIMED_OUT for every entry, topic kept: released Kafka (KRaft). The
+      controller's event deadline is ``now + timeoutMs``; the event queue fails expired
+      events without running them, so nothing is looked up or deleted.
+    * REQUEST_TIMED_OUT, topic deleted later: KIP-4 (seed 002 point 7, ZooKeeper Kafka):
+      "you can assume the message was valid and the topic deletion was triggered".
+    * NONE and the topic deleted: the catalogue's "success or REQUEST_TIMED_OUT"; a broker
+      that deletes synchronously at once loses nothing.
+
+    A failure is: a slow answer, any other code, or NONE for a topic that stays. The
+    row's message records which behaviour the broker showed."""
+    client, admin = _setup(check, version)
+    seen: set[str] = set()
+
+    def nonpositive(value):
+        n_existing, n_unknown, timeout_ms = value
+        existing = [_create(admin, check, "d5") for _ in range(n_existing)]
+        unknown = [_absent(check) for _ in range(n_unknown)]
+        got, seconds = _delete(client, version, [(n, None) for n in existing + unknown], timeout_ms)
+        expect(seconds <= AT_ONCE_S, f"v{version}: timeout_ms={timeout_ms} took {seconds:.1f}s to answer, "
+                                     f"expected at once (<= {AT_ONCE_S:.0f}s)")
+        codes = _codes_by_name(got)
+        extra = sorted(set(codes) - set(existing) - set(unknown), key=str)
+        expect(not extra, f"v{version}: entries for names not requested: {extra}")
+        for n in existing + unknown:
+            c = codes.get(n, [])
+            allowed = (NONE, REQUEST_TIMED_OUT) if n in existing else (UNKNOWN_TOPIC_OR_PARTITION, REQUEST_TIMED_OUT)
+            expect(len(c) == 1 and c[0] in allowed,
+                   f"v{version}: timeout_ms={timeout_ms}: {'existing' if n in existing else 'unknown'} topic "
+                   f"answered {[_name(x) for x in c]}, expected one of {[_name(a) for a in allowed]}")
+        answered_none = [n for n in existing if codes[n] == [NONE]]
+        left = _still_listed(admin, answered_none)
+        expect(not left, f"v{version}: timeout_ms={timeout_ms}: answered NONE but still listed after "
+                         f"{SETTLE_S:.0f}s: {sorted(left)}")
+        for n in existing:
+            if codes[n] == [NONE]:
+                seen.add("existing topics answered NONE and were deleted (KIP-4's asynchronous mode, done at once)")
+            elif _exists(admin, n):
+                seen.add("existing topics answered REQUEST_TIMED_OUT and were kept (as released Kafka's KRaft controller)")
+            else:
+                seen.add("existing topics answered REQUEST_TIMED_OUT and were deleted anyway (KIP-4 / ZooKeeper Kafka)")
+        for n in unknown:
+            seen.add(f"unknown topics answered {_name(codes[n][0])}")
+
+    check.given(_D5, nonpositive)
+    check.message = "timeout_ms <= 0: " + "; ".join(sorted(seen))
+
+
+# -- D6 -----------------------------------------------------------------------------------
+
+#: Kinds of DeleteTopics v6 entries (``ControllerApis.deleteTopics``):
+#: by-id / by-name an existing topic -> NONE, deleted; unknown-id -> UNKNOWN_TOPIC_ID;
+#: both (name and that topic's id in one entry) -> INVALID_REQUEST, kept; neither (null
+#: name, zero id) -> INVALID_REQUEST; dup-id (an id twice) -> one INVALID_REQUEST, kept;
+#: split (a topic by name in one entry and by id in another) -> one INVALID_REQUEST, kept.
+ID_KINDS = ("by-id", "by-name", "unknown-id", "both", "neither", "dup-id", "split")
+NEEDS_ID = {"by-id", "dup-id", "split"}
+_D6 = st.tuples(st.lists(st.sampled_from(ID_KINDS), min_size=1, max_size=4), st.randoms(use_true_random=False))
+
+
+@pytest.mark.prop("D6", source=f"{KAFKA_CONTROLLER_APIS} deleteTopics ('You may not specify both topic name "
+                               "and topic id.', 'Neither topic name nor id were specified.', 'Duplicate topic id.', "
+                               "'The provided topic name maps to an ID that was already supplied.'); "
+                               f"{KAFKA_REPLICATION} findTopicNames (unknown id -> UNKNOWN_TOPIC_ID); "
+                               f"{KAFKA_TEST} testValidDeleteTopicRequests ('Topic Ids')")
+@pytest.mark.parametrize("api_key,version", ID_VERSIONS)
+def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(check, api_key, version):
+    """DeleteTopics v6 names topics by id as well as by name, as ``ControllerApis.deleteTopics``:
+
+    * an existing topic by id: NONE, the entry carries the id, the topic goes;
+    * an unknown id: UNKNOWN_TOPIC_ID (100), the entry carries the id;
+    * name and id in one entry: INVALID_REQUEST, the topic stays;
+    * neither (null name, zero id): INVALID_REQUEST, one entry each;
+    * one id twice: one INVALID_REQUEST entry, the topic stays;
+    * a topic by name and by its id in two entries: one INVALID_REQUEST entry, it stays.
+
+    Ids come from Metadata (v10+). A broker that reports no topic ids cannot be asked to
+    delete by id: if the rest holds, the row is unsupported and says so."""
+    client, admin = _setup(check, version)
+    no_ids: list[str] = []
+
+    def by_id(value):
+        kinds, rnd = value
+        items = []                      # (kind, topic name or None, id or None)
+        for kind in kinds:
+            name = _create(admin, check, "d6") if kind in ("by-id", "by-name", "both", "dup-id", "split") else None
+            tid = admin.topic(name).topic_id if name else None
+            if kind in NEEDS_ID and _is_zero(tid):
+                no_ids.append(name)
+                kind, tid = "by-name", None
+            if kind == "unknown-id" or (kind == "both" and _is_zero(tid)):
+                tid = uuid.UUID(int=rnd.getrandbits(128) | 1)
+            items.append((kind, name, tid))
+        entries = []
+        for kind, name, tid in items:
+            entries += {"by-id": [(None, tid)], "by-name": [(name, None)], "unknown-id": [(None, tid)],
+                        "both": [(name, tid)], "neither": [(None, None)], "dup-id": [(None, tid), (None, tid)],
+                        "split": [(name, None), (None, tid)]}[kind]
+        rnd.shuffle(entries)
+        got, _ = _delete(client, version, entries, 30_000)
+        _judge_ids(admin, version, items, got)
+
+    check.given(_D6, by_id)
+    if no_ids:
+        raise Unsupported("the broker reports no topic ids (Metadata v10+ topic_id is zero), so topics cannot "
+                          "be named by id; the entries that need no real id behaved as Kafka's")
+
+
+def _judge_ids(admin, version, items, got):
+    def claims(item, e):
+        kind, name, tid = item
+        if kind == "neither":
+            return e.get("name") is None and _is_zero(e.get("topic_id"))
+        if kind in ("by-id", "unknown-id", "dup-id"):
+            return e.get("topic_id") == tid
+        if kind == "split":
+            return e.get("name") == name or e.get("topic_id") == tid
+        return e.get("name") == name            # by-name, both
+
+    claimed: dict[int, list[dict]] = {i: [] for i in range(len(items))}
+    neither = [i for i, it in enumerate(items) if it[0] == "neither"]
+    for e in got:
+        owners = [i for i, it in enumerate(items) if it[0] != "neither" and claims(it, e)]
+        if not owners and claims(("neither", None, None), e) and neither:
+            owners = [neither[0]]
+        expect(len(owners) == 1, f"v{version}: entry {_show(e)} answers no requested entry")
+        claimed[owners[0]].append(e)
+    if neither:
+        pooled = [e for i in neither for e in claimed[i]]
+        expect(len(pooled) == len(neither),
+               f"v{version}: {len(neither)} entries with neither name nor id, {len(pooled)} answers for them")
+        for e in pooled:
+            expect(e["error_code"] == INVALID_REQUEST,
+                   f"v{version}: an entry with neither name nor id answered {_name(e['error_code'])}, "
+                   "expected 42 INVALID_REQUEST")
+    expected = {"by-id": NONE, "by-name": NONE, "unknown-id": UNKNOWN_TOPIC_ID, "both": INVALID_REQUEST,
+                "dup-id": INVALID_REQUEST, "split": INVALID_REQUEST}
+    what = {"by-id": "an existing topic by id", "by-name": "an existing topic by name",
+            "unknown-id": "an unknown topic id", "both": "name and id in one entry",
+            "dup-id": "one topic id listed twice", "split": "a topic by name and by its id in two entries"}
+    for i, (kind, name, tid) in enumerate(items):
+        if kind == "neither":
+            continue
+        es = claimed[i]
+        expect(len(es) == 1, f"v{version}: {what[kind]}: {len(es)} entries ({', '.join(_show(e) for e in es)}), "
+                             "expected 1")
+        expect(es[0]["error_code"] == expected[kind],
+               f"v{version}: {what[kind]} answered {_name(es[0]['error_code'])}, expected {_name(expected[kind])}")
+    kept = [name for kind, name, _ in items if kind in ("both", "dup-id", "split")]
+    deleted = [name for kind, name, _ in items if kind in ("by-id", "by-name")]
+    left = _still_listed(admin, deleted)
+    expect(not left, f"v{version}: answered NONE but still listed after {SETTLE_S:.0f}s: {sorted(left)}")
+    gone = [n for n in kept if not _exists(admin, n)]
+    expect(not gone, f"v{version}: topics answered INVALID_REQUEST were deleted: {gone}")
+
+
+def _show(e: dict) -> str:
+    return f"(name={e.get('name')!r}, id={e.get('topic_id')}, {_name(e['error_code'])})"
