@@ -1,0 +1,529 @@
+"""P4 version equivalence (metamorphic): one logical request, two versions, one outcome.
+
+The same logical request (which topics, which counts, which configs; not which bytes) is
+sent at an older advertised version and at the newest one the broker and the schemas share.
+Each side runs against fresh topics with identical setups (same partition counts, same
+records, same initial configs; names differ only in a counter, or padded to the same length
+where the length matters). The property holds when
+
+* **the outcome is the same**: every item (topic, resource, partition) gets the same error
+  code, except where ``reference/error_codes.py`` says Kafka answers an older code at the
+  older version (``downgrade_of``: THROTTLING_QUOTA_EXCEEDED -> success below KIP-599's
+  versions, TOPIC_DELETION_DISABLED -> INVALID_REQUEST below DeleteTopics v3); DeleteRecords
+  also compares the low watermark, DescribeConfigs the described values;
+* **the end state is the same**: what Metadata, DescribeConfigs and ListOffsets show
+  afterwards (topics present, partition counts, config values, log start offsets).
+
+Only what both versions can say is sent (KIP-464's -1 defaults from v4, validate_only from
+CreateTopics v1, topics by name, never by id), and only fields both responses have are
+compared ("modulo fields the older version lacks"). Names Kafka rejects are built inside the
+run prefix (an illegal character, 250 characters), so a broker that wrongly creates them does
+not leak into the other side. When the observing API cannot be asked (not advertised, or no
+answer), the end state is left out and the row says so.
+
+Sources: catalogue P4; the message schemas' version notes (each "Version N is the same as
+version N-1" or adds only the fields named) in apache/kafka
+clients/src/main/resources/common/message/*Request.json; one code path for every version of
+each API in ControllerApis / ReplicationControlManager / ConfigurationControlManager /
+ReplicaManager.deleteRecords (the version reaches only the quota strictness and the
+deletion-disabled code, error_codes.RULES).
+
+One row per (API, version): the version compared with the newest; the newest itself is
+``unsupported`` (nothing newer to compare it with).
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures.admin import EARLIEST, Admin
+from fixtures.codec import APIS
+from fixtures.harness import Unsupported, Violation, expect
+from strategies import domain as d
+
+from .apis import every_version
+from .reference import error_codes as ec
+
+TIMEOUT_MS = 10_000
+SOURCE = ("catalogue P4; apache/kafka clients/src/main/resources/common/message/*Request.json "
+          "(version notes); ControllerApis.scala / ReplicationControlManager.java / "
+          "ConfigurationControlManager.java / ReplicaManager.scala (one path for all versions); "
+          "conformance/reference/error_codes.py RULES (downgrade_of)")
+APIS_COMPARED = (19, 20, 21, 32, 33, 37, 44)
+UNOBSERVABLE = "unobservable"
+
+
+# -- names -------------------------------------------------------------------------------
+
+class Names:
+    """One side's topic names for the logical keys of a scenario: ``("existing", j)`` for a
+    setup topic, ``(i, kind)`` for item i's name of ``kind`` (new, new249, illegal, toolong)."""
+
+    def __init__(self, check):
+        self.check = check
+        self.by_key: dict = {}
+        self.back: dict = {}
+
+    def __call__(self, key) -> str:
+        if key not in self.by_key:
+            kind = key[0] if key[0] == "existing" else key[1]
+            base = self.check.topic("eq")
+            name = {"new249": base + "x" * max(0, 249 - len(base)),
+                    "toolong": base + "x" * max(0, 250 - len(base)),
+                    "illegal": base + "!"}.get(kind, base)   # '!' is outside [a-zA-Z0-9._-]
+            self.by_key[key], self.back[name] = name, key
+        return self.by_key[key]
+
+    def key(self, name):
+        return self.back.get(name, ("unrequested", name))
+
+
+def _target(names, item, i):
+    t = item["target"]
+    return names(("existing", int(t[1]))) if t[0] == "existing" else names((i, t[0]))
+
+
+def _describe(key) -> str:
+    if isinstance(key, tuple) and key and key[0] == "existing":
+        return f"existing topic {key[1]}"
+    if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], int):
+        return f"item {key[0]} ({key[1]} topic)"
+    if isinstance(key, tuple) and len(key) == 2 and isinstance(key[0], tuple):
+        return f"{_describe(key[0])} partition {key[1]}"
+    return repr(key)
+
+
+# -- observing state -------------------------------------------------------------------
+
+def _poll(fetch, done, seconds=5.0):
+    deadline = time.monotonic() + seconds
+    value = fetch()
+    while not done(value) and time.monotonic() < deadline:
+        time.sleep(0.05)
+        value = fetch()
+    return value
+
+
+def _observed(fn):
+    """Run an observation; an API the broker cannot answer makes the state unobservable."""
+    try:
+        return fn()
+    except (Violation, Unsupported) as exc:
+        return (UNOBSERVABLE, str(exc).split("\n")[0][:160])
+
+
+def _topics(admin, names_by_key, expect_present=(), expect_absent=(), counts=None):
+    keys = list(names_by_key)
+
+    def fetch():
+        md = admin.metadata([names_by_key[k] for k in keys])
+        return {k: (md[names_by_key[k]].partitions if names_by_key[k] in md
+                    and md[names_by_key[k]].error_code == 0 else None) for k in keys}
+
+    def done(state):
+        return (all(state[k] is not None for k in expect_present)
+                and all(state[k] is None for k in expect_absent)
+                and all(state[k] == n for k, n in (counts or {}).items()))
+    return _poll(fetch, done)
+
+
+def _config_values(admin, name, keys) -> dict:
+    err, configs = admin.describe_configs(name)
+    expect(err == 0, f"DescribeConfigs {name}: error {err}")
+    return {k: configs[k]["value"] for k in sorted(keys) if k in configs}
+
+
+KNOWN_KEYS = set(d.TOPIC_CONFIGS) | set(d.LIST_CONFIGS)
+
+
+# -- the APIs: scenario strategy, setup, request body, outcome, end state -----------------
+
+def _config_entry():
+    return st.one_of(d.topic_config_entries(), d.topic_config_entries(valid=False),
+                     d.unknown_config_keys().map(lambda k: (k, "1")))
+
+
+def _targets(kinds):
+    return st.sampled_from(kinds)
+
+
+class CreateTopics:
+    key = 19
+
+    @staticmethod
+    def scenarios(lo):
+        defaults = [-1] if lo >= 4 else []
+        item = st.fixed_dictionaries({
+            "target": _targets([("new",), ("new",), ("existing", 0), ("new249",), ("illegal",), ("toolong",)]),
+            "partitions": st.sampled_from([1, 2, 3, 0, -2] + defaults),
+            "replication_factor": st.sampled_from([1, 1, 0, -2, 2] + defaults),
+            "configs": st.lists(_config_entry(), max_size=2, unique_by=lambda kv: kv[0])})
+        return st.fixed_dictionaries({"items": st.lists(item, min_size=1, max_size=3),
+                                      "validate_only": st.booleans() if lo >= 1 else st.just(False)})
+
+    @staticmethod
+    def setup(admin, sc, names):
+        if any(it["target"][0] == "existing" for it in sc["items"]):
+            admin.create_topic(names(("existing", 0)))
+
+    @staticmethod
+    def body(v, sc, names):
+        body = {"topics": [{"name": _target(names, it, i), "num_partitions": it["partitions"],
+                            "replication_factor": it["replication_factor"], "assignments": [],
+                            "configs": [{"name": k, "value": val} for k, val in it["configs"]]}
+                           for i, it in enumerate(sc["items"])], "timeout_ms": TIMEOUT_MS}
+        if v >= 1:
+            body["validate_only"] = sc["validate_only"]
+        return body
+
+    @staticmethod
+    def outcome(resp, names):
+        return {names.key(t["name"]): t["error_code"] for t in resp.get("topics") or []}
+
+    @staticmethod
+    def state(admin, sc, names, outcome):
+        by_key = {names.key(_target(names, it, i)): _target(names, it, i) for i, it in enumerate(sc["items"])}
+        created = [k for k, c in outcome.items() if c == 0 and k in by_key and not sc["validate_only"]]
+        topics = _observed(lambda: _topics(admin, by_key, expect_present=created))
+        state = {"topics": topics}
+        wanted = {}
+        for i, it in enumerate(sc["items"]):
+            k = names.key(_target(names, it, i))
+            if k in created and {c for c, _ in it["configs"]} & KNOWN_KEYS:
+                wanted[k] = {c for c, _ in it["configs"]} & KNOWN_KEYS
+        if wanted:
+            state["configs"] = _observed(lambda: {k: _config_values(admin, by_key[k], keys)
+                                                  for k, keys in wanted.items()})
+        return state
+
+
+class DeleteTopics:
+    key = 20
+
+    @staticmethod
+    def scenarios(lo):
+        item = st.fixed_dictionaries({"target": _targets([("existing", 0), ("existing", 1), ("new",), ("illegal",)])})
+        return st.fixed_dictionaries({"items": st.lists(item, min_size=1, max_size=3,
+                                                        unique_by=lambda it: it["target"])})
+
+    @staticmethod
+    def _existing(sc):
+        return sorted({int(it["target"][1]) for it in sc["items"] if it["target"][0] == "existing"} | {0})
+
+    @classmethod
+    def setup(cls, admin, sc, names):
+        for j in cls._existing(sc):
+            admin.create_topic(names(("existing", j)))
+
+    @staticmethod
+    def body(v, sc, names):
+        topics = [_target(names, it, i) for i, it in enumerate(sc["items"])]
+        if v >= 6:
+            return {"topics": [{"name": n, "topic_id": None} for n in topics], "timeout_ms": TIMEOUT_MS}
+        return {"topic_names": topics, "timeout_ms": TIMEOUT_MS}
+
+    @staticmethod
+    def outcome(resp, names):
+        return {names.key(r.get("name")): r["error_code"] for r in resp.get("responses") or []}
+
+    @classmethod
+    def state(cls, admin, sc, names, outcome):
+        by_key = {("existing", j): names(("existing", j)) for j in cls._existing(sc)}
+        gone = [k for k in by_key if outcome.get(k) == 0]
+        return {"topics": _observed(lambda: _topics(admin, by_key, expect_absent=gone))}
+
+
+class CreatePartitions:
+    key = 37
+
+    @staticmethod
+    def scenarios(lo):
+        item = st.fixed_dictionaries({"target": _targets([("existing", 0), ("existing", 1), ("new",)]),
+                                      "delta": st.sampled_from([-1, 0, 1, 2])})
+        return st.fixed_dictionaries({
+            "partitions": st.tuples(st.integers(1, 2), st.integers(1, 2)),
+            "items": st.lists(item, min_size=1, max_size=3, unique_by=lambda it: it["target"]),
+            "validate_only": st.booleans()})
+
+    @staticmethod
+    def setup(admin, sc, names):
+        for j, p in enumerate(sc["partitions"]):
+            admin.create_topic(names(("existing", j)), partitions=p)
+
+    @staticmethod
+    def _count(sc, it):
+        base = sc["partitions"][int(it["target"][1])] if it["target"][0] == "existing" else 1
+        return base + it["delta"]
+
+    @classmethod
+    def body(cls, v, sc, names):
+        return {"topics": [{"name": _target(names, it, i), "count": cls._count(sc, it), "assignments": None}
+                           for i, it in enumerate(sc["items"])],
+                "timeout_ms": TIMEOUT_MS, "validate_only": sc["validate_only"]}
+
+    @staticmethod
+    def outcome(resp, names):
+        return {names.key(r["name"]): r["error_code"] for r in resp.get("results") or []}
+
+    @classmethod
+    def state(cls, admin, sc, names, outcome):
+        by_key = {("existing", j): names(("existing", j)) for j in range(len(sc["partitions"]))}
+        counts = {}
+        for i, it in enumerate(sc["items"]):
+            k = names.key(_target(names, it, i))
+            if k in by_key and outcome.get(k) == 0 and not sc["validate_only"]:
+                counts[k] = cls._count(sc, it)
+        return {"partitions": _observed(lambda: _topics(admin, by_key, counts=counts))}
+
+
+def _initial_configs():
+    return st.lists(d.topic_config_entries(), max_size=2, unique_by=lambda kv: kv[0])
+
+
+def _config_targets():
+    return _targets([("existing", 0), ("existing", 0), ("new",), ("illegal",)])
+
+
+class _Configs:
+    """Shared by the config APIs: one existing topic with initial configs."""
+
+    @staticmethod
+    def setup(admin, sc, names):
+        admin.create_topic(names(("existing", 0)), configs=dict(sc["initial"]) or None)
+
+    @staticmethod
+    def outcome(resp, names):
+        return {names.key(r["resource_name"]): r["error_code"] for r in resp.get("responses") or []}
+
+    @classmethod
+    def state(cls, admin, sc, names, outcome):
+        keys = ({k for k, _ in sc["initial"]} | cls.touched(sc)) & KNOWN_KEYS
+        if not keys:
+            return {}
+        return {"configs": _observed(lambda: _config_values(admin, names(("existing", 0)), keys))}
+
+
+class IncrementalAlterConfigs(_Configs):
+    key = 44
+
+    @staticmethod
+    def scenarios(lo):
+        from .provoke import _bad_ops
+        ops = st.one_of(st.lists(d._incremental_op(), min_size=1, max_size=3, unique_by=lambda c: c["name"]),
+                        _bad_ops())
+        res = st.fixed_dictionaries({"target": _config_targets(), "ops": ops})
+        return st.fixed_dictionaries({"initial": _initial_configs(), "validate_only": st.booleans(),
+                                      "resources": st.lists(res, min_size=1, max_size=2,
+                                                            unique_by=lambda r: r["target"])})
+
+    @staticmethod
+    def touched(sc):
+        return {op["name"] for r in sc["resources"] for op in r["ops"]}
+
+    @staticmethod
+    def body(v, sc, names):
+        return {"resources": [{"resource_type": d.TOPIC, "resource_name": _target(names, r, i),
+                               "configs": [dict(op) for op in r["ops"]]}
+                              for i, r in enumerate(sc["resources"])],
+                "validate_only": sc["validate_only"]}
+
+
+class AlterConfigs(_Configs):
+    key = 33
+
+    @staticmethod
+    def scenarios(lo):
+        res = st.fixed_dictionaries({"target": _config_targets(),
+                                     "configs": st.lists(_config_entry(), max_size=3, unique_by=lambda kv: kv[0])})
+        return st.fixed_dictionaries({"initial": _initial_configs(), "validate_only": st.booleans(),
+                                      "resources": st.lists(res, min_size=1, max_size=2,
+                                                            unique_by=lambda r: r["target"])})
+
+    @staticmethod
+    def touched(sc):
+        return {k for r in sc["resources"] for k, _ in r["configs"]}
+
+    @staticmethod
+    def body(v, sc, names):
+        return {"resources": [{"resource_type": d.TOPIC, "resource_name": _target(names, r, i),
+                               "configs": [{"name": k, "value": val} for k, val in r["configs"]]}
+                              for i, r in enumerate(sc["resources"])],
+                "validate_only": sc["validate_only"]}
+
+
+class DescribeConfigs(_Configs):
+    key = 32
+
+    @staticmethod
+    def scenarios(lo):
+        keys = st.one_of(st.none(), st.lists(st.one_of(st.sampled_from(sorted(d.TOPIC_CONFIGS)),
+                                                       d.unknown_config_keys()), max_size=3, unique=True))
+        res = st.fixed_dictionaries({"target": _config_targets(), "keys": keys})
+        return st.fixed_dictionaries({"initial": _initial_configs(),
+                                      "resources": st.lists(res, min_size=1, max_size=2,
+                                                            unique_by=lambda r: r["target"])})
+
+    @staticmethod
+    def body(v, sc, names):
+        body = {"resources": [{"resource_type": d.TOPIC, "resource_name": _target(names, r, i),
+                               "configuration_keys": r["keys"]} for i, r in enumerate(sc["resources"])]}
+        if v >= 1:
+            body["include_synonyms"] = False
+        if v >= 3:
+            body["include_documentation"] = False
+        return body
+
+    @staticmethod
+    def outcome(resp, names):
+        # name, value, read_only, is_sensitive exist at every version (config_source/is_default,
+        # config_type and documentation do not)
+        return {names.key(r["resource_name"]): (r["error_code"], tuple(sorted(
+                    (c["name"], c["value"], c["read_only"], c["is_sensitive"]) for c in r.get("configs") or [])))
+                for r in resp.get("results") or []}
+
+    @staticmethod
+    def state(admin, sc, names, outcome):
+        return {}
+
+
+class DeleteRecords:
+    key = 21
+
+    @staticmethod
+    def scenarios(lo):
+        item = st.fixed_dictionaries({"target": _targets([("existing", 0), ("existing", 0), ("new",)]),
+                                      "partition": st.sampled_from([0, 1, 9]),
+                                      "offset": st.sampled_from([d.HIGH_WATERMARK, 0, 1, 3, 7, 1 << 40, -7])})
+        return st.fixed_dictionaries({
+            "records": st.lists(st.integers(0, 5), min_size=1, max_size=2),
+            "items": st.lists(item, min_size=1, max_size=3,
+                              unique_by=lambda it: (it["target"], it["partition"]))})
+
+    @staticmethod
+    def setup(admin, sc, names):
+        name = names(("existing", 0))
+        admin.create_topic(name, partitions=len(sc["records"]))
+        for p, n in enumerate(sc["records"]):
+            if n:
+                admin.produce(name, p, n)
+
+    @staticmethod
+    def body(v, sc, names):
+        topics: dict[str, list] = {}
+        for i, it in enumerate(sc["items"]):
+            topics.setdefault(_target(names, it, i), []).append(
+                {"partition_index": it["partition"], "offset": it["offset"]})
+        return {"topics": [{"name": n, "partitions": ps} for n, ps in topics.items()], "timeout_ms": TIMEOUT_MS}
+
+    @staticmethod
+    def outcome(resp, names):
+        return {(names.key(t["name"]), p["partition_index"]):
+                (p["error_code"], p["low_watermark"] if p["error_code"] == 0 else None)
+                for t in resp.get("topics") or [] for p in t.get("partitions") or []}
+
+    @staticmethod
+    def state(admin, sc, names, outcome):
+        name = names(("existing", 0))
+        return {"log start offsets": _observed(
+            lambda: [admin.offset(name, p, EARLIEST) for p in range(len(sc["records"]))])}
+
+
+SPECS = {c.key: c for c in (CreateTopics, DeleteTopics, CreatePartitions, IncrementalAlterConfigs,
+                            AlterConfigs, DescribeConfigs, DeleteRecords)}
+
+
+# -- the oracle ---------------------------------------------------------------------------
+
+def _code(value):
+    return value[0] if isinstance(value, tuple) else value
+
+
+def _same(api_key, old_v, old, new) -> bool:
+    if old == new:
+        return True
+    if not isinstance(old, tuple):   # a plain code: Kafka may answer the older code
+        return ec.downgrade_of(api_key, new, old_v) == old
+    return False
+
+
+def _show(value):
+    code = _code(value)
+    text = f"{ec.error_name(code)} ({code})" if isinstance(code, int) else repr(code)
+    if isinstance(value, tuple) and len(value) == 2 and value[1] is not None and not isinstance(value[1], tuple):
+        text += f", low watermark {value[1]}"
+    elif isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], tuple):
+        text += f", {len(value[1])} config(s)"
+    return text
+
+
+def outcome_differences(api_key, old_v, new_v, old: dict, new: dict) -> list[str]:
+    out = []
+    for k in sorted(set(old) | set(new), key=repr):
+        if k not in old or k not in new:
+            where = old_v if k not in old else new_v
+            out.append(f"{_describe(k)}: no result at v{where}")
+        elif not _same(api_key, old_v, old[k], new[k]):
+            diff = ""
+            if isinstance(old[k], tuple) and isinstance(old[k][1], tuple) and _code(old[k]) == _code(new[k]):
+                a, b = set(old[k][1]), set(new[k][1])
+                diff = f" (only at v{old_v}: {sorted(a - b)[:3]}; only at v{new_v}: {sorted(b - a)[:3]})"
+            out.append(f"{_describe(k)}: v{old_v} {_show(old[k])}, v{new_v} {_show(new[k])}{diff}")
+    return out
+
+
+def _unobservable(state) -> list[str]:
+    return [f"{what}: {v[1]}" for what, v in state.items() if isinstance(v, tuple) and v and v[0] == UNOBSERVABLE]
+
+
+def state_differences(old_v, new_v, old: dict, new: dict) -> list[str]:
+    out = []
+    for what in sorted(set(old) | set(new)):
+        a, b = old.get(what), new.get(what)
+        if any(isinstance(x, tuple) and x and x[0] == UNOBSERVABLE for x in (a, b)):
+            continue
+        if a != b:
+            if isinstance(a, dict) and isinstance(b, dict):
+                a = {_describe(k) if isinstance(k, tuple) else k: v for k, v in a.items()}
+                b = {_describe(k) if isinstance(k, tuple) else k: v for k, v in b.items()}
+            out.append(f"{what} after v{old_v}: {a}; after v{new_v}: {b}")
+    return out
+
+
+def run_side(check, api, version, sc):
+    """Set up fresh topics, send the logical request at ``version``, observe the end state."""
+    admin = Admin(check, timeout_ms=TIMEOUT_MS)
+    names = Names(check)
+    api.setup(admin, sc, names)
+    resp = admin.client.answered(api.key, version, api.body(version, sc, names))
+    outcome = api.outcome(resp, names)
+    return outcome, api.state(admin, sc, names, outcome)
+
+
+@pytest.mark.prop("P4", source=SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version(APIS_COMPARED))
+def test_p4_a_request_has_the_same_outcome_and_end_state_at_every_version(check, api_key, version):
+    """The same logical request at this version and at the newest: same per-item error codes
+    (modulo Kafka's downgrades) and the same end state (Metadata, DescribeConfigs, ListOffsets)."""
+    lo, hi = check.require(api_key, version)
+    newest = min(hi, APIS[api_key].max_version)
+    if version >= newest:
+        raise Unsupported(f"v{version} is the newest {APIS[api_key].name} version the broker and the "
+                          "schemas share: each older version's row compares against it")
+    if api_key != 32:
+        check.require_mutations()
+    api = SPECS[api_key]
+    notes: set[str] = set()
+
+    def same_outcome_and_state(sc):
+        old_out, old_state = run_side(check, api, version, sc)
+        new_out, new_state = run_side(check, api, newest, sc)
+        problems = outcome_differences(api_key, version, newest, old_out, new_out)
+        problems += state_differences(version, newest, old_state, new_state)
+        expect(not problems, f"v{version} vs v{newest}: " + "; ".join(problems))
+        notes.update(_unobservable(old_state) + _unobservable(new_state))
+
+    check.given(api.scenarios(version), same_outcome_and_state)
+    check.message = f"compared with v{newest}" + (
+        f"; end state not compared where unobservable: {'; '.join(sorted(notes))[:400]}" if notes else "")
