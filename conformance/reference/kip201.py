@@ -1,0 +1,115 @@
+"""KIP-201's never-released protocol changes as overlays on Kafka's message schemas (K1).
+
+KIP-201 (seeds 000 and 001) proposed a new version of DeleteTopics and DeleteRecords whose
+request carries ``validate_only`` and whose response carries ``error_message``, and
+POLICY_VIOLATION answered by the delete APIs (UNKNOWN_SERVER_ERROR below the new version).
+Released Kafka never shipped it: DeleteTopics got ``error_message`` in v5 for another reason
+(KIP-599), neither API has ``validate_only`` in any version (docs/reference-semantics.md R1).
+
+How an overlay plugs in
+-----------------------
+An overlay is a patch of the official JSON schema (the one kafka-python ships, i.e.
+``clients/src/main/resources/common/message/<Name>.json``): the KIP's fields get
+``"versions": "<N>+"`` where N is one above the official max, and ``validVersions`` grows to
+N. kafka-python builds a message class from a patched schema (its ``json_patch`` hook), so
+the overlay encodes and decodes exactly like the official classes, field names in
+snake_case. :func:`codec` returns the pair of classes, built only when first asked (a broker
+advertised the version), so a normal run loads nothing. A new never-released profile (say,
+K2's DeletePartitions) adds a :class:`Overlay` to :data:`OVERLAYS` the same way.
+"""
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+from fixtures import codec as official
+
+SEED = "KIP-201 (seed 000: protocol part; seed 001: full diff), never released"
+
+
+@dataclass(frozen=True)
+class Overlay:
+    api_key: int
+    request_fields: tuple = ()           # (path, field json) added to the request
+    response_fields: tuple = ()          # (path, field json) added to the response
+    note: str = ""
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @property
+    def version(self) -> int:
+        """The overlay's version: one above the newest official one."""
+        return official.APIS[self.api_key].max_version + 1
+
+
+def _validate_only(v):
+    return {"name": "ValidateOnly", "type": "bool", "versions": f"{v}+", "default": "false",
+            "about": "KIP-201: if true, check that the request could be applied, but do not apply it."}
+
+
+def _error_message(v):
+    return {"name": "ErrorMessage", "type": "string", "versions": f"{v}+", "nullableVersions": f"{v}+",
+            "ignorable": True, "default": "null",
+            "about": "KIP-201: the error message, or null if there was no error."}
+
+
+OVERLAYS: dict[int, Overlay] = {
+    20: Overlay(20, request_fields=(("", _validate_only),),
+                note="DeleteTopics: KIP-201 adds validate_only (its error_message exists since v5)"),
+    21: Overlay(21, request_fields=(("", _validate_only),),
+                response_fields=(("Topics.Partitions", _error_message),),
+                note="DeleteRecords: KIP-201 adds validate_only and a per-partition error_message"),
+}
+
+
+def _patch(schema: dict, version: int, fields) -> dict:
+    js = copy.deepcopy(schema)
+    lo = js["validVersions"].split("-")[0]
+    js["validVersions"] = f"{lo}-{version}"
+    for path, make in fields:
+        node = js
+        for part in filter(None, path.split(".")):
+            node = next(f for f in node["fields"] if f["name"] == part)
+        node["fields"].append(make(version))
+    return js
+
+
+def codec(api_key: int):
+    """(request class, response class) of the overlay, built on first use."""
+    ov = OVERLAYS[api_key]
+    if "classes" not in ov._cache:
+        from kafka.protocol.api_header import ResponseClassRegistry
+        from kafka.protocol.api_message import ApiMessage
+
+        api = official.APIS[api_key]
+        v = ov.version
+        req_json = _patch(api.request.json, v, ov.request_fields)
+        resp_json = _patch(api.response.json, v, ov.response_fields)
+        saved = dict(ResponseClassRegistry._response_class_registry)
+        try:
+            req = type(api.request.__name__, (ApiMessage,),
+                       {"json_patch": classmethod(lambda cls, js: req_json)})
+            resp = type(api.response.__name__, (ApiMessage,),
+                        {"json_patch": classmethod(lambda cls, js: resp_json)})
+        finally:   # keep kafka-python's registry on the official classes
+            ResponseClassRegistry._response_class_registry.clear()
+            ResponseClassRegistry._response_class_registry.update(saved)
+        ov._cache["classes"] = (req, resp)
+    return ov._cache["classes"]
+
+
+def encode_request(api_key: int, body: dict, correlation_id: int, client_id: str) -> bytes:
+    req_cls, _ = codec(api_key)
+    version = OVERLAYS[api_key].version
+    saved = official.APIS[api_key]
+    official.APIS[api_key] = official.Api(api_key, saved.name, req_cls, codec(api_key)[1])
+    try:
+        return official.encode_request(api_key, version, body, correlation_id, client_id)
+    finally:
+        official.APIS[api_key] = saved
+
+
+def decode_response(api_key: int, payload: bytes) -> tuple[int, dict]:
+    _, resp_cls = codec(api_key)
+    version = OVERLAYS[api_key].version
+    msg = official._decode_exact(resp_cls, payload, version)
+    return msg.header.correlation_id, official.to_dict(msg)

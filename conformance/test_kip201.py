@@ -1,0 +1,126 @@
+"""K1: KIP-201's delete-side validate_only and error messages (never released).
+
+KIP-201 (seeds 000, 001) proposed a new DeleteTopics and DeleteRecords version whose request
+carries ``validate_only`` and whose response carries ``error_message``. Released Apache Kafka
+never shipped it (docs/reference-semantics.md R1, V1-V3), so the requests and answers are
+defined as overlays on Kafka's message schemas (``conformance/reference/kip201.py``: the
+version one above the official max, here DeleteTopics v7 and DeleteRecords v3).
+
+These properties run only against a broker that advertises that version; every other broker
+gets ``unsupported`` rows saying why (a broker that does not implement an unreleased KIP has
+not failed anything). The properties, from the KIP's text:
+
+* a validate_only delete changes nothing (the topic stays listed, the log start offset
+  stays), and answers the code the real delete then answers (catalogue V1, V2 for the
+  delete APIs);
+* the new version's errors carry a message (KIP-201: "The DeleteTopicsResponse will get the
+  ability to include error messages"; the same for DeleteRecords).
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures.admin import EARLIEST, Admin
+from fixtures.codec import APIS
+from fixtures.harness import Unsupported, expect
+
+from .reference.kip201 import OVERLAYS, SEED, decode_response, encode_request
+
+SOURCE = (f"catalogue K1; {SEED}: 'New versions of existing network protocol DeleteTopicsRequest and "
+          "DeleteRecordsRequest will be added, to add a validate_only flag' / '... include an error "
+          "message'; conformance/reference/kip201.py (overlay schemas)")
+
+
+def overlay_rows():
+    return [pytest.param(k, OVERLAYS[k].version, id=f"{APIS[k].name}-v{OVERLAYS[k].version}-KIP-201")
+            for k in sorted(OVERLAYS)]
+
+
+def _require_overlay(check, api_key) -> int:
+    lo, hi = check.require(api_key)
+    v = OVERLAYS[api_key].version
+    if hi < v:
+        raise Unsupported(f"broker advertises {APIS[api_key].name} v{lo}-{hi}, not KIP-201's v{v} "
+                          "(validate_only and error_message on the delete APIs): KIP-201 was never "
+                          "released, so released brokers lack it")
+    check.require_mutations()
+    return v
+
+
+def _send(check, client, api_key: int, body: dict) -> dict:
+    """Send ``body`` at the overlay version (encoded with the overlay schema)."""
+    v = OVERLAYS[api_key].version
+    check.steps.append({"api_key": api_key, "api_name": APIS[api_key].name, "api_version": v,
+                        "request": body, "overlay": "KIP-201"})
+    cid = next(client.conn._ids)
+    ex = client.conn._roundtrip(api_key, v, body, cid,
+                                encode_request(api_key, body, cid, client.conn.client_id))
+    if not ex.ok:
+        check.broker_lost(ex)
+    expect(ex.ok, f"no valid answer at the advertised KIP-201 version: {ex.describe()}")
+    rcid, resp = decode_response(api_key, ex.raw)
+    expect(rcid == cid, f"{APIS[api_key].name} v{v}: correlation id {rcid} != {cid}")
+    return resp
+
+
+@pytest.mark.prop("K1", source=SOURCE)
+@pytest.mark.parametrize("api_key,version", overlay_rows())
+def test_k1_validate_only_delete_changes_nothing_and_answers_as_the_real_delete(check, api_key, version):
+    """A validate_only DeleteTopics/DeleteRecords leaves the topic / log start offset as it
+    was, and its per-item code is the one the real delete answers next."""
+    _require_overlay(check, api_key)
+    admin = Admin(check)
+
+    def validate_then_delete(value):
+        name = check.topic("k1")
+        if api_key == 20:
+            admin.create_topic(name)
+            body = lambda only: {"topics": [{"name": name, "topic_id": None}],  # noqa: E731
+                                 "timeout_ms": 10_000, "validate_only": only}
+            dry = {r["name"]: r["error_code"] for r in _send(check, admin.client, 20, body(True))["responses"]}
+            expect(admin.topic(name).error_code == 0,
+                   f"validate_only DeleteTopics v{version} deleted {name} (answered {dry.get(name)})")
+            real = {r["name"]: r["error_code"] for r in _send(check, admin.client, 20, body(False))["responses"]}
+            expect(dry.get(name) == real.get(name),
+                   f"validate_only answered {dry.get(name)}, the real delete {real.get(name)}")
+        else:
+            records, offset = value
+            admin.create_topic(name)
+            if records:
+                admin.produce(name, 0, records)
+            before = admin.offset(name, 0, EARLIEST)
+            body = lambda only: {"topics": [{"name": name, "partitions": [  # noqa: E731
+                {"partition_index": 0, "offset": offset}]}], "timeout_ms": 10_000, "validate_only": only}
+            dry = _send(check, admin.client, 21, body(True))["topics"][0]["partitions"][0]["error_code"]
+            after = admin.offset(name, 0, EARLIEST)
+            expect(after == before, f"validate_only DeleteRecords v{version} moved the log start offset "
+                                    f"{before} -> {after} (answered {dry})")
+            real = _send(check, admin.client, 21, body(False))["topics"][0]["partitions"][0]["error_code"]
+            expect(dry == real, f"validate_only answered {dry}, the real DeleteRecords {real}")
+
+    check.given(st.tuples(st.integers(0, 5), st.sampled_from([-1, 0, 1, 3, 1 << 40])), validate_then_delete)
+
+
+@pytest.mark.prop("K1", source=SOURCE)
+@pytest.mark.parametrize("api_key,version", overlay_rows())
+def test_k1_delete_errors_carry_a_message_at_the_kip201_version(check, api_key, version):
+    """At KIP-201's version an error (here: an unknown topic) carries an error_message."""
+    _require_overlay(check, api_key)
+    admin = Admin(check)
+
+    def explained(validate_only):
+        name = check.topic("k1-unknown")
+        if api_key == 20:
+            resp = _send(check, admin.client, 20, {"topics": [{"name": name, "topic_id": None}],
+                                                   "timeout_ms": 10_000, "validate_only": validate_only})
+            items = resp["responses"]
+        else:
+            resp = _send(check, admin.client, 21, {"topics": [{"name": name, "partitions": [
+                {"partition_index": 0, "offset": 0}]}], "timeout_ms": 10_000, "validate_only": validate_only})
+            items = [p for t in resp["topics"] for p in t["partitions"]]
+        for item in items:
+            expect(item["error_code"] == 0 or item.get("error_message"),
+                   f"{APIS[api_key].name} v{version}: error {item['error_code']} without a message")
+
+    check.given(st.booleans(), explained)
