@@ -1,0 +1,494 @@
+"""T1-T2: what CreateTopics refuses and with which code; CreatePartitions only ever grows.
+
+The codes are released Apache Kafka 4.x's (KRaft), read in
+``metadata/.../controller/ReplicationControlManager.java`` (``createTopics``,
+``createTopic``, ``validateNewTopicNames``, ``computeConfigChanges``, ``createPartitions``)
+and ``core/.../server/ControllerApis.scala`` (duplicates), and shown by Kafka's own tests
+(``CreateTopicsRequestTest``, ``TopicTest``, ``ReplicationControlManagerTest``); the summary
+with every source is ``docs/reference-semantics.md`` (T1, T2). Kafka decides a topic's code
+at the first check it fails, in this order: name (17), exists (36), configs (40), manual
+assignment next to counts (42), replication factor <= 0 other than -1 (38), partition count
+<= 0 other than -1 (37), more replicas than brokers (38). Inputs here have one defect each,
+except where a test is about that order.
+
+Versions: every CreateTopics / CreatePartitions version the broker advertises (released
+Kafka 4.x serves CreateTopics v2-v7, CreatePartitions v0-v3). -1 ("broker default",
+KIP-464) is sent only from CreateTopics v4, where the schema documents it.
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures.harness import Skip, expect
+from strategies import domain
+
+from .apis import every_version
+from .batches import (CREATE_PARTITIONS, CREATE_TOPICS, World, asked, create_partitions_items,
+                      entries_by_name, set_up, settle)
+from .reference.error_codes import error_name
+
+KAFKA = "apache/kafka "
+RCM = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
+RCM_TEST = KAFKA + "metadata/src/test/java/org/apache/kafka/controller/ReplicationControlManagerTest.java"
+CT_TEST = KAFKA + "core/src/test/scala/unit/kafka/server/CreateTopicsRequestTest.scala"
+TOPIC_TEST = KAFKA + "clients/src/test/java/org/apache/kafka/common/internals/TopicTest.java"
+CAPIS = KAFKA + "core/src/main/scala/kafka/server/ControllerApis.scala"
+
+CREATE_TOPICS_VERSIONS = every_version((CREATE_TOPICS,))
+CREATE_PARTITIONS_VERSIONS = every_version((CREATE_PARTITIONS,))
+
+
+# --------------------------------------------------------------------------------------
+# driver and oracle
+# --------------------------------------------------------------------------------------
+
+def _entry(name, partitions=1, rf=1, configs=(), assignments=()):
+    return {"name": name, "num_partitions": partitions, "replication_factor": rf,
+            "assignments": list(assignments), "configs": [{"name": k, "value": v} for k, v in configs]}
+
+
+def _create(ctx, version, entries, timeout_ms=domain.TIMEOUT_MS) -> dict:
+    body = {"topics": entries, "timeout_ms": timeout_ms}
+    if version >= 1:
+        body["validate_only"] = False
+    return ctx.client.answered(CREATE_TOPICS, version, body)
+
+
+def expect_codes(ctx, api_key, resp, expected: dict[str, tuple[int, str]]) -> None:
+    """Every response entry of each name carries the expected code (Kafka answers one
+    entry per distinct name)."""
+    by = entries_by_name(api_key, resp)
+    wrong = []
+    for name, (code, why) in expected.items():
+        got = [e["error_code"] for e in by.get(name, [])]
+        if not got or any(c != code for c in got):
+            shown = ", ".join(f"{c} {error_name(c)}" for c in got) or "no entry"
+            wrong.append(f"{name!r} ({why}): answered {shown}; Kafka answers {code} {error_name(code)}")
+    expect(not wrong, f"{ctx.name}: " + "; ".join(wrong))
+
+
+def _legal(name: str) -> bool:
+    return (0 < len(name) <= domain.MAX_NAME_LENGTH and name not in (".", "..")
+            and not set(name) - set(domain.LEGAL_CHARS))
+
+
+def expect_absent(ctx, names) -> None:
+    """A refused topic does not exist afterwards (Metadata of those names, or of every
+    topic when a name is one Metadata cannot be asked about)."""
+    names = list(names)
+    listed = ctx.admin.metadata(names if all(map(_legal, names)) else None)
+    present = {n for n, t in listed.items() if t.error_code == 0}
+    created = sorted(set(names) & present, key=repr)
+    expect(not created, f"{ctx.name}: refused topics exist afterwards: {created}")
+
+
+def expect_present(ctx, counts: dict[str, int]) -> None:
+    def there():
+        seen = ctx.admin.metadata(list(counts))
+        return all(n in seen and seen[n].error_code == 0 and seen[n].partitions == p
+                   for n, p in counts.items())
+    ctx.admin.wait_for(there, f"{ctx.name}: topics {sorted(counts)} to show in Metadata with "
+                              f"partitions {counts}")
+
+
+def _fresh_unique(check, hint, n):
+    return [check.topic(hint) for _ in range(n)]
+
+
+# --------------------------------------------------------------------------------------
+# T1: names
+# --------------------------------------------------------------------------------------
+
+#: TopicTest.shouldThrowOnInvalidTopicNames / shouldRecognizeInvalidCharactersInTopicNames:
+#: name -> why (the run prefix is put in front of every name that can carry it).
+INVALID_NAMES = {
+    "": "empty", ".": "'.'", "..": "'..'",
+    "{p}" + "a" * 250: "longer than 249", "{p}foo bar": "space", "{p}foo:bar": "':'",
+    "{p}foo=bar": "'='", "{p}foo/bar": "'/'", "{p}foo\\bar": "'\\'", "{p}foo,bar": "','",
+    "{p}foo\x00bar": "NUL", "{p}foo\"bar": "'\"'", "{p}foo'bar": "quote", "{p}foo;bar": "';'",
+    "{p}foo*bar": "'*'", "{p}foo?bar": "'?'", "{p}foo\tbar": "tab", "{p}foo\nbar": "newline",
+    "{p}caf\u00e9": "non-ASCII letter",
+}
+
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {RCM} validateNewTopicNames (Topic.validate -> "
+                               f"INVALID_TOPIC_EXCEPTION); {TOPIC_TEST} shouldThrowOnInvalidTopicNames, "
+                               "shouldRecognizeInvalidCharactersInTopicNames")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_names_kafka_rejects_answer_invalid_topic_exception(check, api_key, version):
+    """Empty, '.', '..', longer than 249, or any character outside [a-zA-Z0-9._-]:
+    INVALID_TOPIC_EXCEPTION (17), and no such topic exists afterwards. Each example sends
+    Kafka's own table (TopicTest) plus generated invalid names in one request."""
+    ctx = asked(check, api_key, version)
+    table = {n.replace("{p}", check.prefix): why for n, why in INVALID_NAMES.items()}
+    names = st.lists(domain.invalid_topic_names(check.prefix, labelled=True), min_size=1, max_size=3,
+                     unique_by=lambda rn: rn[1])
+
+    def refused(generated):
+        w = World(check, "n")      # generated names get fresh run-prefixed stems
+        wanted = dict(table)
+        wanted.update({w.rename(n): why for why, n in generated})
+        resp = _create(ctx, version, [_entry(n) for n in wanted])
+        expect_codes(ctx, api_key, resp, {n: (17, why) for n, why in wanted.items()})
+        expect_absent(ctx, wanted)
+
+    check.given(names, refused)
+
+
+#: TopicTest.shouldAcceptValidTopicNames (prefixed), plus the longest name.
+VALID_TAILS = ["valid", "TOPIC", "nAmEs", "ar6", "VaL1d", "_0-9_.", "..."]
+
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {TOPIC_TEST} shouldAcceptValidTopicNames; {RCM} createTopic")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_names_kafka_accepts_create_the_topic(check, api_key, version):
+    """Legal names (up to 249 of [a-zA-Z0-9._-], mixed case, only dots after the prefix)
+    are created: NONE, and Metadata shows the topic."""
+    ctx = asked(check, api_key, version)
+    tails = st.lists(domain.valid_topic_names(check.prefix).map(lambda n: n[len(check.prefix):]),
+                     min_size=1, max_size=3)
+
+    def created(generated):
+        # fresh stem + '.' + tail: unique, also up to '.'/'_' (the stems' numbers differ)
+        names = [(check.topic("ok") + "." + t)[:domain.MAX_NAME_LENGTH] for t in VALID_TAILS + generated]
+        longest = check.topic("max") + "."
+        names.append(longest + "x" * (domain.MAX_NAME_LENGTH - len(longest)))
+        resp = _create(ctx, version, [_entry(n) for n in names])
+        expect_codes(ctx, api_key, resp, {n: (0, "legal name") for n in names})
+        expect_present(ctx, {n: 1 for n in names})
+
+    check.given(tails, created)
+
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {RCM} validateNewTopicNames ('Topic X collides with existing "
+                               f"topic: Y', Topic.unifyCollisionChars); {TOPIC_TEST} testTopicHasCollision")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_a_name_colliding_with_an_existing_topic_by_dot_or_underscore_answers_invalid_topic_exception(
+        check, api_key, version):
+    """'.' and '_' collide in metric names, so a name equal to an existing topic's up to
+    '.'/'_' is refused: INVALID_TOPIC_EXCEPTION (17), and it is not created."""
+    ctx = asked(check, api_key, version)
+    # a tail with at least one '.' or '_'; the colliding name swaps every one of them
+    tails = st.tuples(st.text("abc", max_size=3), st.sampled_from("._"), st.text("abc._", max_size=4)).map("".join)
+
+    def refused(tail):
+        base = check.topic("col")
+        existing = base + tail
+        colliding = base + tail.translate(str.maketrans("._", "_."))
+        w = World(check, "c")
+        w.existing.append((existing, 1, {}))
+        set_up(ctx.admin, [w])
+        resp = _create(ctx, version, [_entry(colliding)])
+        expect_codes(ctx, api_key, resp, {colliding: (17, f"collides with {existing!r}")})
+        expect_absent(ctx, [colliding])
+
+    check.given(tails, refused)
+
+
+# --------------------------------------------------------------------------------------
+# T1: existing topics
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopics (topicsByName.containsKey -> TOPIC_ALREADY_EXISTS, "
+                               f"decided before configs, counts and replication factor); {CT_TEST} "
+                               "testErrorCreateTopicsRequests ('existing-topic')")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_an_existing_topic_answers_topic_already_exists(check, api_key, version):
+    """Creating a topic that exists answers TOPIC_ALREADY_EXISTS (36) whatever else the
+    entry asks (other counts, configs, even invalid ones: existence is checked first), and
+    the topic keeps its partitions."""
+    ctx = asked(check, api_key, version)
+    variant = st.one_of(
+        st.fixed_dictionaries({"partitions": domain.partition_counts(3), "rf": st.just(1), "configs": st.just([])}),
+        st.fixed_dictionaries({"partitions": domain.invalid_partition_counts(), "rf": st.just(1), "configs": st.just([])}),
+        st.fixed_dictionaries({"partitions": st.just(1), "rf": st.just(0), "configs": st.just([])}),
+        st.fixed_dictionaries({"partitions": st.just(1), "rf": st.just(1),
+                               "configs": domain.topic_config_entries(valid=False).map(lambda kv: [list(kv)])}),
+    )
+
+    def refused(v):
+        w = World(check, "x")
+        name = w.existing_topic("exists", partitions=2)
+        set_up(ctx.admin, [w])
+        resp = _create(ctx, version, [_entry(name, v["partitions"], v["rf"], v["configs"])])
+        expect_codes(ctx, api_key, resp, {name: (36, f"exists; entry {v}")})
+        expect_present(ctx, {name: 2})
+
+    check.given(variant, refused)
+
+
+# --------------------------------------------------------------------------------------
+# T1: partition counts and replication factors
+# --------------------------------------------------------------------------------------
+
+def _default_or(version, *values):
+    return st.sampled_from(list(values) + ([domain.BROKER_DEFAULT] if version >= 4 else []))
+
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopic ('Number of partitions was set to an invalid "
+                               f"non-positive value.'); {CT_TEST} testErrorCreateTopicsRequests ('error-partitions')")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_partition_counts_kafka_rejects_answer_invalid_partitions(check, api_key, version):
+    """A partition count of 0 or below -1 (with a valid replication factor) answers
+    INVALID_PARTITIONS (37), and the topic is not created."""
+    ctx = asked(check, api_key, version)
+    counts = st.lists(st.tuples(domain.invalid_partition_counts(), _default_or(version, 1)), min_size=1, max_size=3)
+
+    def refused(pairs):
+        names = _fresh_unique(check, "parts", len(pairs))
+        resp = _create(ctx, version, [_entry(n, p, rf) for n, (p, rf) in zip(names, pairs)])
+        expect_codes(ctx, api_key, resp, {n: (37, f"num_partitions={p}, replication_factor={rf}")
+                                          for n, (p, rf) in zip(names, pairs)})
+        expect_absent(ctx, names)
+
+    check.given(counts, refused)
+
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopic ('Replication factor must be larger than 0, or -1 "
+                               "to use the default value.'; replica placer: 'The target replication factor of N cannot "
+                               f"be reached because only M broker(s) are registered.'); {CT_TEST} "
+                               "testErrorCreateTopicsRequests ('error-replication': brokerCount + 1)")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_replication_factors_kafka_rejects_answer_invalid_replication_factor(check, api_key, version):
+    """A replication factor of 0, below -1, or above the number of brokers (with a valid
+    partition count) answers INVALID_REPLICATION_FACTOR (38), and the topic is not
+    created. 'Above the brokers' is the brokers Metadata lists plus one on the suite's own
+    single-cluster targets, and 1000 on an external cluster (which may have fenced brokers
+    Metadata does not list)."""
+    ctx = asked(check, api_key, version)
+    rf = st.one_of(st.just(0), st.integers(-(1 << 15), -2), st.just(ctx.rf_floor),
+                   st.integers(ctx.rf_floor, (1 << 15) - 1))
+    cases = st.lists(st.tuples(rf, _default_or(version, 1, 2, 3)), min_size=1, max_size=3)
+
+    def refused(pairs):
+        names = _fresh_unique(check, "rf", len(pairs))
+        resp = _create(ctx, version, [_entry(n, p, r) for n, (r, p) in zip(names, pairs)])
+        expect_codes(ctx, api_key, resp, {n: (38, f"replication_factor={r}, num_partitions={p}")
+                                          for n, (r, p) in zip(names, pairs)})
+        expect_absent(ctx, names)
+
+    check.given(cases, refused)
+
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopic (the replication factor branch precedes the "
+                               "partition count branch)")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_the_replication_factor_is_checked_before_the_partition_count(check, api_key, version):
+    """An entry with both an invalid replication factor (0 or below -1) and an invalid
+    partition count answers INVALID_REPLICATION_FACTOR (38), not INVALID_PARTITIONS:
+    Kafka checks the replication factor first."""
+    ctx = asked(check, api_key, version)
+    pairs = st.lists(st.tuples(st.one_of(st.just(0), st.integers(-(1 << 15), -2)), domain.invalid_partition_counts()),
+                     min_size=1, max_size=2)
+
+    def refused(ps):
+        names = _fresh_unique(check, "order", len(ps))
+        resp = _create(ctx, version, [_entry(n, p, r) for n, (r, p) in zip(names, ps)])
+        expect_codes(ctx, api_key, resp, {n: (38, f"replication_factor={r} and num_partitions={p}")
+                                          for n, (r, p) in zip(names, ps)})
+        expect_absent(ctx, names)
+
+    check.given(pairs, refused)
+
+
+# --------------------------------------------------------------------------------------
+# T1: configs
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {RCM} computeConfigChanges ('Null value not supported for topic "
+                               "configs') and createTopics -> ConfigurationControlManager.incrementalAlterConfig -> "
+                               "LogConfig.validate ('Unknown topic config name', ConfigDef validators) -> "
+                               f"INVALID_CONFIG; {CT_TEST} testErrorCreateTopicsRequests ('error-config')")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_configs_kafka_rejects_answer_invalid_config(check, api_key, version):
+    """A topic config with a value its validator refuses, a name no topic config has, or a
+    null value answers INVALID_CONFIG (40), even next to valid configs, and the topic is
+    not created. The validators are Kafka 4.x's ``LogConfig`` ConfigDef (e.g. segment.bytes
+    at least 1 MiB since 4.0, KIP-1030; 3.x allowed 14 bytes)."""
+    ctx = asked(check, api_key, version)
+    valid = st.lists(domain.topic_config_entries(), max_size=2, unique_by=lambda kv: kv[0])
+    bad = st.one_of(domain.topic_config_entries(valid=False).map(lambda kv: (kv, "invalid value")),
+                    domain.unknown_config_keys().map(lambda k: ((k, "1"), "unknown name")),
+                    st.sampled_from(sorted(domain.TOPIC_CONFIGS)).map(lambda k: ((k, None), "null value")))
+    cases = st.lists(st.tuples(bad, valid), min_size=1, max_size=3)
+
+    def refused(cs):
+        names = _fresh_unique(check, "cfg", len(cs))
+        entries = [_entry(n, configs=[kv for kv in ok if kv[0] != b[0]] + [b])
+                   for n, ((b, _), ok) in zip(names, cs)]
+        resp = _create(ctx, version, entries)
+        expect_codes(ctx, api_key, resp, {n: (40, f"{why} {b[0]}={b[1]!r}") for n, ((b, why), _) in zip(names, cs)})
+        expect_absent(ctx, names)
+
+    check.given(cases, refused)
+
+
+# --------------------------------------------------------------------------------------
+# T1: malformed requests (INVALID_REQUEST)
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {CAPIS} createTopics (duplicateTopicNames -> INVALID_REQUEST "
+                               "'Duplicate topic name.', the others proceed); "
+                               f"{KAFKA}core/src/test/scala/unit/kafka/server/ControllerApisTest.scala "
+                               "testCreateTopics")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_a_name_given_twice_answers_invalid_request_and_is_not_created(check, api_key, version):
+    """A name that appears more than once in one request answers INVALID_REQUEST (42) and
+    is not created; the other topics of the request are created as usual."""
+    ctx = asked(check, api_key, version)
+    shape = st.tuples(st.integers(2, 3), st.integers(1, 2), st.integers(0, 2))
+
+    def refused(s):
+        times, dups, others = s
+        twice = _fresh_unique(check, "dup", dups)
+        fine = _fresh_unique(check, "single", others)
+        resp = _create(ctx, version, [_entry(n) for n in twice for _ in range(times)] + [_entry(n) for n in fine])
+        expected = {n: (42, f"given {times} times") for n in twice}
+        expected.update({n: (0, "given once, next to duplicates") for n in fine})
+        expect_codes(ctx, api_key, resp, expected)
+        expect_present(ctx, {n: 1 for n in fine})
+        expect_absent(ctx, twice)
+
+    check.given(shape, refused)
+
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopic ('A manual partition assignment was specified, but "
+                               f"replication factor was not set to -1.' / '... numPartitions ...'); {CT_TEST} "
+                               "testInvalidCreateTopicsRequests ('bad-args-topic')")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_an_assignment_next_to_a_partition_count_or_replication_factor_answers_invalid_request(
+        check, api_key, version):
+    """A manual replica assignment together with num_partitions or replication_factor other
+    than -1 answers INVALID_REQUEST (42), and the topic is not created."""
+    ctx = asked(check, api_key, version)
+    counts = st.lists(st.sampled_from([(1, -1), (-1, 1), (1, 1), (3, -1), (-1, 3), (2, 2)]), min_size=1, max_size=3)
+
+    def refused(cs):
+        names = _fresh_unique(check, "assign", len(cs))
+        assignment = [{"partition_index": 0, "broker_ids": [ctx.broker]}]
+        resp = _create(ctx, version, [_entry(n, p, r, assignments=assignment) for n, (p, r) in zip(names, cs)])
+        expect_codes(ctx, api_key, resp, {n: (42, f"assignment with num_partitions={p}, replication_factor={r}")
+                                          for n, (p, r) in zip(names, cs)})
+        expect_absent(ctx, names)
+
+    check.given(counts, refused)
+
+
+@pytest.mark.prop("T1", source=f"catalogue T1; {CT_TEST} testCreateClusterMetadataTopic ('Creation of internal "
+                               "topic __cluster_metadata is prohibited.')")
+@pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
+def test_t1_the_cluster_metadata_topic_cannot_be_created(check, api_key, version):
+    """CreateTopics of ``__cluster_metadata`` (KRaft's own log) answers INVALID_REQUEST
+    (42). Not asked of an external cluster: the name is outside the run prefix."""
+    ctx = asked(check, api_key, version)
+    if check.broker.external:
+        raise Skip("names a topic outside the run prefix (__cluster_metadata); not asked of an external cluster")
+
+    def refused(name):
+        resp = _create(ctx, version, [_entry(name)])
+        expect_codes(ctx, api_key, resp, {name: (42, "KRaft's metadata log")})
+
+    check.given(st.just("__cluster_metadata"), refused, max_examples=1)
+
+
+# --------------------------------------------------------------------------------------
+# T2: CreatePartitions
+# --------------------------------------------------------------------------------------
+
+def _grow(ctx, version, entries, validate_only=False):
+    return ctx.client.answered(CREATE_PARTITIONS, version,
+                               {"topics": entries, "timeout_ms": domain.TIMEOUT_MS, "validate_only": validate_only})
+
+
+def _partition_items(kind):
+    return st.lists(create_partitions_items({kind})[kind], min_size=1, max_size=3)
+
+
+def _partitions_world(ctx, check, items):
+    w = World(check, "p")
+    body = w.create_partitions(items, validate_only=False)
+    set_up(ctx.admin, [w])
+    return w, body
+
+
+@pytest.mark.prop("T2", source=f"catalogue T2; {RCM} createPartitions; {RCM_TEST} testCreatePartitions ('foo': "
+                               "3 -> 6 partitions, NONE)")
+@pytest.mark.parametrize("api_key,version", CREATE_PARTITIONS_VERSIONS)
+def test_t2_a_higher_count_adds_partitions(check, api_key, version):
+    """A count above the topic's current one answers NONE and Metadata then shows the new
+    count."""
+    ctx = asked(check, api_key, version)
+
+    def grown(items):
+        w, body = _partitions_world(ctx, check, items)
+        resp = _grow(ctx, version, body["topics"])
+        expect_codes(ctx, api_key, resp, {n: (0, f"{it['current']} -> {it['count']} partitions")
+                                          for n, it in zip(w.names, items)})
+        expect_present(ctx, {n: it["count"] for n, it in zip(w.names, items)})
+
+    check.given(_partition_items("grow"), grown)
+
+
+@pytest.mark.prop("T2", source=f"catalogue T2; {RCM} createPartitions ('Topic already has N partition(s).', "
+                               f"'The topic T currently has N partition(s); M would not be an increase.'); {RCM_TEST} "
+                               "testCreatePartitions ('bar', 'quux' -> INVALID_PARTITIONS)")
+@pytest.mark.parametrize("api_key,version", CREATE_PARTITIONS_VERSIONS)
+def test_t2_the_same_or_a_lower_count_answers_invalid_partitions_and_changes_nothing(check, api_key, version):
+    """A count equal to or below the topic's current one (zero and negatives included)
+    answers INVALID_PARTITIONS (37) and the topic keeps its partitions."""
+    ctx = asked(check, api_key, version)
+    sentinels: set[str] = set()
+    items = st.lists(st.one_of(*create_partitions_items({"same", "shrink"}).values()), min_size=1, max_size=3)
+
+    def refused(its):
+        w, body = _partitions_world(ctx, check, its)
+        resp = _grow(ctx, version, body["topics"])
+        expect_codes(ctx, api_key, resp, {n: (37, f"{it['current']} partitions, count {it['count']}")
+                                          for n, it in zip(w.names, its)})
+        settle(ctx.admin, sentinels)
+        seen = ctx.admin.metadata(w.names)
+        changed = {n: (it["current"], seen[n].partitions if n in seen else None)
+                   for n, it in zip(w.names, its) if n not in seen or seen[n].partitions != it["current"]}
+        expect(not changed, f"{ctx.name}: refused topics changed partitions (before, after): {changed}")
+
+    check.given(items, refused)
+
+
+@pytest.mark.prop("T2", source=f"catalogue T2; {RCM} createPartitions (new UnknownTopicOrPartitionException()); "
+                               f"{RCM_TEST} testCreatePartitions ('baz' -> UNKNOWN_TOPIC_OR_PARTITION)")
+@pytest.mark.parametrize("api_key,version", CREATE_PARTITIONS_VERSIONS)
+def test_t2_an_unknown_topic_answers_unknown_topic_or_partition(check, api_key, version):
+    """Partitions for a topic that does not exist: UNKNOWN_TOPIC_OR_PARTITION (3), and no
+    topic is created."""
+    ctx = asked(check, api_key, version)
+
+    def refused(its):
+        names = _fresh_unique(check, "nosuch", len(its))
+        resp = _grow(ctx, version, [{"name": n, "count": it["count"], "assignments": None} for n, it in zip(names, its)])
+        expect_codes(ctx, api_key, resp, {n: (3, "no such topic") for n in names})
+        expect_absent(ctx, names)
+
+    check.given(_partition_items("unknown"), refused)
+
+
+@pytest.mark.prop("T2", source=f"catalogue T2; {CAPIS} createPartitions (duplicate names -> INVALID_REQUEST "
+                               "'Duplicate topic name.'); docs/reference-semantics.md T2")
+@pytest.mark.parametrize("api_key,version", CREATE_PARTITIONS_VERSIONS)
+def test_t2_a_topic_named_twice_answers_invalid_request_and_keeps_its_partitions(check, api_key, version):
+    """A topic named twice in one CreatePartitions request (with any counts) answers
+    INVALID_REQUEST (42) and keeps its partitions."""
+    ctx = asked(check, api_key, version)
+    sentinels: set[str] = set()
+
+    def refused(its):
+        w, body = _partitions_world(ctx, check, its)
+        resp = _grow(ctx, version, body["topics"])
+        expect_codes(ctx, api_key, resp, {n: (42, "named twice") for n in w.names})
+        settle(ctx.admin, sentinels)
+        seen = ctx.admin.metadata(w.names)
+        changed = {n: (it["current"], seen[n].partitions if n in seen else None)
+                   for n, it in zip(w.names, its) if n not in seen or seen[n].partitions != it["current"]}
+        expect(not changed, f"{ctx.name}: topics named twice changed partitions (before, after): {changed}")
+
+    check.given(_partition_items("duplicate"), refused)

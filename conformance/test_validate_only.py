@@ -1,0 +1,172 @@
+"""V1-V3: a validate_only request changes nothing, answers what the executed request
+answers, and judges every item of a batch on its own.
+
+Which requests have the flag (the 4.x schemas' ``ValidateOnly`` field): CreateTopics v1+,
+CreatePartitions, AlterConfigs and IncrementalAlterConfigs at every version. DeleteTopics
+and DeleteRecords have none in released Kafka (KIP-201, seeds 000/001, was never
+released; its properties are K1).
+
+What released Kafka does (docs/reference-semantics.md, "V1-V3"): the controller computes
+the same per-item result as for a real request and drops the records --
+``ReplicationControlManager.createTopics`` (``if (request.validateOnly()) return
+ControllerResult.atomicOf(Collections.emptyList(), data)``), ``QuorumController.createPartitions``
+/ ``incrementalAlterConfigs`` / ``legacyAlterConfigs`` (``result.withoutRecords()``).
+Items are independent except for whole-request failures (timeout, the 10,000-record batch
+limit), which the batches here cannot trigger, and duplicates, which fail only the
+duplicated entries.
+
+Each example is a batch mixing valid and invalid items (``conformance/batches.py``), made
+concrete in fresh *worlds* of run-prefixed topics set up identically.
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures.harness import expect
+
+from .apis import every_version
+from .batches import (CREATE_TOPICS, RELATIONAL_KINDS, VALIDATE_ONLY_SINCE, World, asked,
+                      describe_item, entries_by_name, items_for, mixed_batches, observe, set_up,
+                      settle, state_diff, verdicts)
+
+KAFKA = "apache/kafka "
+RCM = "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
+QC = "metadata/src/main/java/org/apache/kafka/controller/QuorumController.java"
+
+#: (api_key, version) for every schema version that has validate_only.
+VALIDATE_ONLY_VERSIONS = [p for p in every_version(tuple(VALIDATE_ONLY_SINCE))
+                          if p.values[1] >= VALIDATE_ONLY_SINCE[p.values[0]]]
+
+
+def _batch(items) -> str:
+    return "[" + ", ".join(describe_item(i) for i in items) + "]"
+
+
+# --------------------------------------------------------------------------------------
+# V1
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.prop("V1", source="catalogue V1; seed 000 (KIP-201: 'validated ... but the topic won't actually be "
+                               "deleted'), seed 004 (KIP-339: 'validated without altering the configs'); "
+                               f"{KAFKA}{RCM} createTopics (validateOnly: no records), {QC} createPartitions / "
+                               "incrementalAlterConfigs / legacyAlterConfigs (withoutRecords); "
+                               f"{KAFKA}core/src/test/scala/unit/kafka/server/AbstractCreateTopicsRequestTest.scala "
+                               "validateValidCreateTopicsRequests (validateOnly: topic absent afterwards)")
+@pytest.mark.parametrize("api_key,version", VALIDATE_ONLY_VERSIONS)
+def test_v1_validate_only_leaves_topics_partitions_and_configs_as_they_were(check, api_key, version):
+    """A validate_only batch (valid and invalid items mixed) leaves Metadata (the run's
+    topics and their partition counts) and DescribeConfigs of every touched topic exactly
+    as they were. Before each look the check creates one more topic and waits for it in
+    Metadata, so whatever earlier requests and the validate_only request wrote is visible
+    by then (Kafka brokers apply metadata records asynchronously but in log order)."""
+    ctx = asked(check, api_key, version)
+    sentinels: set[str] = set()
+    strategy = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=False))
+
+    def no_side_effects(items):
+        world = World(check, "v1")
+        body = world.request(api_key, items, version, True, ctx.broker)
+        set_up(ctx.admin, [world], sentinels)
+        legal = [n for it, n in zip(items, world.names) if it["kind"] != "bad_name"]
+        configs_of = [n for n, _, _ in world.existing] + legal
+        before = observe(ctx.admin, world.names, configs_of, sentinels)
+        ctx.client.answered(api_key, version, body)
+        settle(ctx.admin, sentinels)
+        after = observe(ctx.admin, world.names, configs_of, sentinels)
+        diff = state_diff(before, after)
+        expect(not diff, f"validate_only {ctx.name} changed what clients see: {'; '.join(diff)} "
+                         f"(batch {_batch(items)})")
+
+    check.given(strategy, no_side_effects)
+
+
+# --------------------------------------------------------------------------------------
+# V2
+# --------------------------------------------------------------------------------------
+
+def _shape(api_key, version, resp, names):
+    """num_partitions / replication_factor of successful CreateTopics v5+ entries (the
+    fields a validate_only answer fills like a real one; topic_id differs by design)."""
+    if api_key != CREATE_TOPICS or version < 5:
+        return [None] * len(names)
+    by = entries_by_name(api_key, resp)
+    out = []
+    for n in names:
+        es = by.get(n, [])
+        out.append((es[0].get("num_partitions"), es[0].get("replication_factor"))
+                   if len(es) == 1 and es[0]["error_code"] == 0 else None)
+    return out
+
+
+@pytest.mark.prop("V2", source="catalogue V2; seeds 000/004 (validate_only validates the request as it would be "
+                               f"executed); {KAFKA}{RCM} createTopics (one code path; validateOnly drops only the "
+                               f"records), {QC} createPartitions / incrementalAlterConfigs / legacyAlterConfigs "
+                               "(result.withoutRecords()); docs/reference-semantics.md V2 (topic_id of a "
+                               "validate_only CreateTopics v7 answer is random: ignored)")
+@pytest.mark.parametrize("api_key,version", VALIDATE_ONLY_VERSIONS)
+def test_v2_validate_only_answers_each_item_as_the_executed_request_does(check, api_key, version):
+    """The same batch sent with validate_only to one world and executed in an identical
+    other world gets the same error code for every item (and, for CreateTopics v5+, the
+    same num_partitions / replication_factor for every success). Messages name the
+    world's topics and topic ids are random, so neither is compared."""
+    ctx = asked(check, api_key, version)
+    strategy = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True))
+
+    def same_verdicts(items):
+        validated, executed = World(check, "va"), World(check, "vb")
+        body_v = validated.request(api_key, items, version, True, ctx.broker)
+        body_x = executed.request(api_key, items, version, False, ctx.broker)
+        set_up(ctx.admin, [validated, executed])
+        rv = ctx.client.answered(api_key, version, body_v)
+        rx = ctx.client.answered(api_key, version, body_x)
+        vv, vx = verdicts(api_key, rv, validated.names), verdicts(api_key, rx, executed.names)
+        sv, sx = _shape(api_key, version, rv, validated.names), _shape(api_key, version, rx, executed.names)
+        diffs = [f"{describe_item(it)}: validate_only answered {list(a)}, executed {list(b)}"
+                 for it, a, b in zip(items, vv, vx) if a != b]
+        diffs += [f"{describe_item(it)}: validate_only answered (num_partitions, replication_factor) {a}, "
+                  f"executed {b}" for it, a, b, c, d in zip(items, sv, sx, vv, vx) if c == d and a != b]
+        expect(not diffs, f"{ctx.name}: {'; '.join(diffs)} (batch {_batch(items)})")
+
+    check.given(strategy, same_verdicts)
+
+
+# --------------------------------------------------------------------------------------
+# V3
+# --------------------------------------------------------------------------------------
+
+@pytest.mark.prop("V3", source="catalogue V3; seed 001 (KIP-201: 'validation failure only affects the relevant "
+                               f"topic'); {KAFKA}{RCM} createTopics / createPartitions (per-topic ApiError), "
+                               f"{KAFKA}metadata/src/main/java/org/apache/kafka/controller/ConfigurationControlManager.java "
+                               "incrementalAlterConfigs / legacyAlterConfigs (per-resource result); "
+                               f"{KAFKA}core/src/test/scala/unit/kafka/server/CreateTopicsRequestTest.scala "
+                               "testErrorCreateTopicsRequests ('Partial': each topic its own code)")
+@pytest.mark.parametrize("api_key,version", VALIDATE_ONLY_VERSIONS)
+def test_v3_each_item_of_a_batch_gets_the_verdict_it_gets_alone(check, api_key, version):
+    """Every item of a mixed batch (validate_only or executed) gets the code it gets when
+    sent alone from an identical starting state: a failing item does not change the
+    verdict of the others. Duplicated entries fail because of each other, so they are
+    in the batches but not compared."""
+    ctx = asked(check, api_key, version)
+    batches = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True))
+
+    def independent(args):
+        items, validate_only = args
+        batch = World(check, "vt")
+        body = batch.request(api_key, items, version, validate_only, ctx.broker)
+        alone = []
+        for i, it in enumerate(items):
+            if it["kind"] not in RELATIONAL_KINDS:
+                w = World(check, f"v{i}")
+                alone.append((i, w, w.request(api_key, [it], version, validate_only, ctx.broker)))
+        set_up(ctx.admin, [batch] + [w for _, w, _ in alone])
+        in_batch = verdicts(api_key, ctx.client.answered(api_key, version, body), batch.names)
+        diffs = []
+        for i, w, b in alone:
+            on_its_own = verdicts(api_key, ctx.client.answered(api_key, version, b), w.names)[0]
+            if on_its_own != in_batch[i]:
+                diffs.append(f"{describe_item(items[i])}: alone {list(on_its_own)}, in the batch {list(in_batch[i])}")
+        mode = "validate_only" if validate_only else "executed"
+        expect(not diffs, f"{ctx.name} ({mode}): {'; '.join(diffs)} (batch {_batch(items)})")
+
+    check.given(st.tuples(batches, st.booleans()), independent)
