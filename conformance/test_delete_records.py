@@ -48,7 +48,8 @@ def _name(code):
 def _offset(n: int):
     """A DeleteRecords offset for a partition holding ``n`` records: in range (0..n), the
     high-watermark marker -1, beyond the high watermark, or another negative number."""
-    return st.one_of(st.integers(0, n), st.just(HIGH_WATERMARK), st.integers(n + 1, n + 5),
+    in_range = st.integers(0, n)
+    return st.one_of(in_range, in_range, st.just(HIGH_WATERMARK), st.integers(n + 1, n + 5),
                      st.integers(-5, -2))
 
 
@@ -101,7 +102,8 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
       policies were never released, this is ``Partition.deleteRecordsOnLeader``).
 
     After each request ListOffsets EARLIEST shows the new log start and a consumer Fetch
-    one below it answers OFFSET_OUT_OF_RANGE (``UnifiedLog.checkLogStartOffset``)."""
+    one below it answers OFFSET_OUT_OF_RANGE (``UnifiedLog.checkLogStartOffset``). Every
+    example ends by asking below the log start of each partition that has one."""
     check.require(DELETE_RECORDS, version)
     check.require_mutations()
     client = check.client()
@@ -156,6 +158,17 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
                             expect(lw == new_low, f"v{version}: {_describe(o, low[p], high[p])} answered "
                                                   f"low_watermark {lw}, expected {new_low}")
                         low[p] = new_low
+            _observe(admin, version, topic, low)
+
+        # and back: below the log start nothing moves, the answer is the current log start
+        back = {p: low[p] // 2 for p in range(len(batches)) if low[p] > 0}
+        if back:
+            got = _delete_records(client, version, {topic: back})
+            for p, o in back.items():
+                lw, err = got.get((topic, p), (None, None))
+                expect(err == NONE and lw == low[p],
+                       f"v{version}: {_describe(o, low[p], high[p])} answered {_name(err)} low_watermark {lw}, "
+                       f"expected 0 NONE and the current log start {low[p]} (it never moves back)")
             _observe(admin, version, topic, low)
 
     check.given(_R1, low_watermarks)

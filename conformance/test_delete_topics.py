@@ -47,9 +47,9 @@ KAFKA_CONTROLLER_APIS = "apache/kafka core/src/main/scala/kafka/server/Controlle
 KAFKA_REPLICATION = "apache/kafka metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 KAFKA_TEST = "apache/kafka core/src/test/scala/unit/kafka/server/DeleteTopicsRequestTest.scala"
 
-#: How long a topic whose deletion succeeded may still show in Metadata (Kafka's brokers
-#: apply the RemoveTopicRecord asynchronously; its own test polls with waitUntilTrue, 15 s).
-SETTLE_S = 15.0
+#: How long a topic whose deletion succeeded may still show in Metadata: Kafka's brokers
+#: apply the RemoveTopicRecord asynchronously and its own test polls (waitUntilTrue, 15 s).
+#: The suite waits ``--request-timeout`` seconds (default 15).
 #: "Returns at once" (D5): Kafka answers a timeout <= 0 in milliseconds; this leaves room
 #: for a loaded machine without mistaking a broker that waits for the deletion.
 AT_ONCE_S = 3.0
@@ -98,11 +98,15 @@ def _exists(admin: Admin, name: str) -> bool:
     return admin.topic(name).error_code == 0
 
 
-def _still_listed(admin: Admin, names, seconds: float = SETTLE_S) -> set[str]:
+def _settle(admin: Admin) -> float:
+    return admin.check.request_timeout
+
+
+def _still_listed(admin: Admin, names) -> set[str]:
     """Poll Metadata until none of ``names`` is listed (as Kafka's own test does); the
-    names still listed when ``seconds`` ran out."""
+    names still listed when the wait (``--request-timeout``) ran out."""
     left = set(names)
-    deadline = time.monotonic() + seconds
+    deadline = time.monotonic() + _settle(admin)
     while left:
         state = admin.metadata(sorted(left))
         left = {n for n in left if n in state and state[n].error_code == 0}
@@ -221,7 +225,7 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
         expect(not gone, f"v{version}: a topic listed more than once was deleted ({gone})")
         singles = [n for n, (_, count) in zip(names, roles) if count == 1]
         left = _still_listed(admin, singles)
-        expect(not left, f"v{version}: topics answered NONE still listed after {SETTLE_S:.0f}s: {sorted(left)}")
+        expect(not left, f"v{version}: topics answered NONE still listed after {_settle(admin):.0f}s: {sorted(left)}")
         gone = [n for n in kept if not _exists(admin, n)]
         expect(not gone, f"v{version}: a topic listed more than once was deleted later ({gone})")
 
@@ -310,7 +314,7 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
 
     Seed 002 point 6 says a timeout > 0 blocks until the metadata no longer holds the
     topic; Kafka 4 answers once the controller committed the removal, brokers may lag a
-    little, so the suite polls (up to 15 s)."""
+    little, so the suite polls (up to ``--request-timeout``, 15 s by default)."""
     client, admin = _setup(check, version)
 
     def completion(value):
@@ -330,7 +334,7 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
                                 f"answered {[_name(x) for x in c]}, expected one entry 0 NONE")
         left = _still_listed(admin, names)
         expect(not left, f"v{version}: answered NONE (timeout_ms={timeout_ms}) but Metadata still "
-                         f"lists {sorted(left)} after {SETTLE_S:.0f}s")
+                         f"lists {sorted(left)} after {_settle(admin):.0f}s")
         for n, (partitions, records) in zip(names, shapes):
             again = partitions % 3 + 1          # a different count: the old topic must not come back
             _recreate(admin, version, n, again)
@@ -426,7 +430,7 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
         answered_none = [n for n in existing if codes[n] == [NONE]]
         left = _still_listed(admin, answered_none)
         expect(not left, f"v{version}: timeout_ms={timeout_ms}: answered NONE but still listed after "
-                         f"{SETTLE_S:.0f}s: {sorted(left)}")
+                         f"{_settle(admin):.0f}s: {sorted(left)}")
         for n in existing:
             if codes[n] == [NONE]:
                 seen.add("existing topics answered NONE and were deleted (KIP-4's asynchronous mode, done at once)")
@@ -544,7 +548,7 @@ def _judge_ids(admin, version, items, got):
     kept = [name for kind, name, _ in items if kind in ("both", "dup-id", "split")]
     deleted = [name for kind, name, _ in items if kind in ("by-id", "by-name")]
     left = _still_listed(admin, deleted)
-    expect(not left, f"v{version}: answered NONE but still listed after {SETTLE_S:.0f}s: {sorted(left)}")
+    expect(not left, f"v{version}: answered NONE but still listed after {_settle(admin):.0f}s: {sorted(left)}")
     gone = [n for n in kept if not _exists(admin, n)]
     expect(not gone, f"v{version}: topics answered INVALID_REQUEST were deleted: {gone}")
 
