@@ -1,0 +1,92 @@
+"""P4, P5 and P6 can fail: each is run, as users run the suite, against noida behind the
+fault-injecting proxy with a mutant that breaks exactly what the property checks, and its
+row for some (API, version) is ``fail`` there while the same cell passes through the
+transparent proxy (``proxy:none@noida``). One suite run per property holds every broker
+spec (the baseline and its mutants), so each is started once.
+
+Also: the traffic log folds a finding seen by one check into the P5 row of its cell.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fixtures.results import read_rows
+
+ROOT = Path(__file__).resolve().parents[1]
+BASELINE = "proxy:none@noida"
+
+#: property -> (module, mutants that must be killed)
+CASES = {
+    "P4": ("conformance/test_version_equivalence.py",
+           ("old-create-drops-configs", "old-delete-kip4-error", "old-create-partitions-ignores-validate-only")),
+    "P5": ("conformance/test_error_codes.py",
+           ("throttling-before-kip599", "deletion-disabled-before-v3")),
+    "P6": ("conformance/test_error_messages.py",
+           ("error-message-dropped", "error-message-on-success")),
+}
+
+
+def run_suite(tmp_path: Path, module: str, prop: str, specs) -> list[dict]:
+    args = [sys.executable, "-m", "pytest", module, "-q", "-p", "no:cacheprovider",
+            "--property", prop, "--profile", "ci", "--seed", "1",
+            "--results-dir", str(tmp_path / "results")]
+    for s in specs:
+        args += ["--broker", s]
+    proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    files = sorted((tmp_path / "results").glob("*/results.jsonl"))
+    assert files, proc.stdout[-2000:]
+    return read_rows(files[-1])
+
+
+def cells(rows, spec, prop):
+    return {(r["api_key"], r["api_version"]): r for r in rows
+            if r["broker"] == spec and r["property"] == prop}
+
+
+@pytest.mark.parametrize("prop", sorted(CASES))
+def test_property_fails_through_its_mutants_and_not_through_the_transparent_proxy(tmp_path, prop):
+    module, mutants = CASES[prop]
+    rows = run_suite(tmp_path, module, prop, [BASELINE] + [f"proxy:{m}@noida" for m in mutants])
+    base = cells(rows, BASELINE, prop)
+    assert base, f"no {prop} rows for {BASELINE}"
+    assert not [r for r in base.values() if r["outcome"] == "error"], base
+    passing = {c for c, r in base.items() if r["outcome"] == "pass"}
+    assert passing, f"{prop}: no cell passes through {BASELINE}"
+    for m in mutants:
+        mutated = cells(rows, f"proxy:{m}@noida", prop)
+        killed = sorted(c for c in passing if mutated.get(c, {}).get("outcome") == "fail")
+        assert killed, (f"{prop} did not fail through mutant {m} on any cell that passes through "
+                        f"{BASELINE}: {[(c, r['outcome'], r['message']) for c, r in sorted(mutated.items())]}")
+        for c in killed:
+            assert mutated[c]["message"] and mutated[c]["counterexample"]["steps"], mutated[c]
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnknownMarkWarning")
+def test_a_p5_finding_in_another_checks_traffic_fails_the_p5_row_of_its_cell():
+    from types import SimpleNamespace
+
+    from conformance import test_error_codes  # noqa: F401  (registers the P5 screen)
+    from fixtures import traffic
+    from fixtures.harness import Violation
+
+    log = traffic.TrafficLog()
+    session = SimpleNamespace(traffic=log)
+    p2 = SimpleNamespace(spec="b", prop="P2", api_key=19, api_version=3, session=session)
+    ok = {"throttle_time_ms": 0, "topics": [{"name": "t", "error_code": 0, "error_message": None}]}
+    bad = {"throttle_time_ms": 0, "topics": [{"name": "t", "error_code": 89, "error_message": None}]}
+    request = {"topics": [{"name": "t"}], "timeout_ms": 1}
+    log.observe(p2, 19, 3, request, ok)
+    log.observe(p2, 19, 6, request, bad)       # 89 is allowed from v6
+    p5 = SimpleNamespace(spec="b", prop="P5", api_key=19, api_version=3, session=session,
+                         prefix="kac-x-", counterexample=None)
+    assert traffic.judge_seen(p5, "P5", 19, 3) == 1
+    log.observe(p2, 19, 3, request, bad)
+    with pytest.raises(Violation, match=r"seen by P2 CreateTopics v3: THROTTLING_QUOTA_EXCEEDED \(89\) at v3"):
+        traffic.judge_seen(p5, "P5", 19, 3)
+    assert p5.counterexample["input"] == {"body": request}
+    assert p5.counterexample["steps"][0]["api_version"] == 3
