@@ -63,15 +63,30 @@ def _describe(admin: Admin, topic: str) -> dict[str, Described]:
 SETTLE_S = 3.0
 
 
-def _settled(admin: Admin, topic: str, done, stale) -> dict[str, Described]:
+class _Settle:
     """DescribeConfigs, re-read while the answer is not ``done`` but still ``stale`` (the
-    state before the change) and the deadline allows; any other answer is final."""
-    deadline = time.monotonic() + SETTLE_S
-    while True:
-        seen = _describe(admin, topic)
-        if done(seen) or not stale(seen) or time.monotonic() > deadline:
-            return seen
-        time.sleep(0.02)
+    state before the change); any other answer is final. The first wait may take SETTLE_S;
+    once a wait ran out (the change never showed: a finding), later waits of the same check
+    get five times the longest lag seen to converge (at least 0.3 s), so shrinking a
+    counterexample does not wait SETTLE_S per try."""
+
+    def __init__(self):
+        self.budget = SETTLE_S
+        self.lag = 0.0
+
+    def __call__(self, admin: Admin, topic: str, done, stale) -> dict[str, Described]:
+        t0 = time.monotonic()
+        while True:
+            seen = _describe(admin, topic)
+            if done(seen):
+                self.lag = max(self.lag, time.monotonic() - t0)
+                return seen
+            if not stale(seen):
+                return seen
+            if time.monotonic() - t0 > self.budget:
+                self.budget = max(0.3, 5 * self.lag)
+                return seen
+            time.sleep(0.02)
 
 
 def _fresh_topic(check, admin: Admin, hint: str, configs: dict | None = None) -> str:
@@ -95,6 +110,7 @@ def test_c1_incremental_alter_configs_keeps_describe_configs_equal_to_the_model(
     TOPIC_CONFIG. Kafka: ConfigurationControlManager.incrementalAlterConfigResource; a
     fresh topic's DescribeConfigs lists every LogConfig key (ConfigHelper.describeConfigs)."""
     admin = _asked(check, api_key, version)
+    settled = _Settle()
     side: dict[str, str] = {}       # findings that do not stop the sequence: reported at the end
 
     def sequence(case):
@@ -112,7 +128,7 @@ def test_c1_incremental_alter_configs_keeps_describe_configs_equal_to_the_model(
             want, after = model.incremental(ops)
             expect(code == want, f"step {i} [{ops_text(ops)}]: answered {error_text(code)} "
                                  f"({message!r}), released Kafka answers {error_text(want)}")
-            seen = _settled(admin, topic, lambda d: not after.differences(d, check_source=False),
+            seen = settled(admin, topic, lambda d: not after.differences(d, check_source=False),
                             lambda d: not model.differences(d, check_source=False))
             diffs = after.differences(seen, check_source=False)
             expect(not diffs, f"after step {i} [{ops_text(ops)}] ({error_text(code)}) DescribeConfigs "
@@ -148,6 +164,7 @@ def test_c2_concurrent_incremental_writers_on_disjoint_keys_lose_no_update(check
     writer's last acknowledged value. Kafka computes each request against the current config
     in one controller write event, so disjoint keys never lose each other's writes."""
     admin = _asked(check, api_key, version)
+    settled = _Settle()
 
     def concurrent(plan):
         topic = _fresh_topic(check, admin, "c2")
@@ -212,7 +229,7 @@ def test_c2_concurrent_incremental_writers_on_disjoint_keys_lose_no_update(check
                     for k, ws in writes.items()
                     if ws and normalise(k, d[k].value if k in d else None) != normalise(k, ws[-1].value)]
 
-        lost = behind(_settled(admin, topic, lambda d: not behind(d), lambda d: True))
+        lost = behind(settled(admin, topic, lambda d: not behind(d), lambda d: True))
         expect(not lost, "after all writers finished, keys lost their last acknowledged write: " + "; ".join(lost))
         history = history_violations(writes, {k: initial[k].value if k in initial else None for k in writes},
                                      observations)
@@ -236,13 +253,14 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
     current key the request does not name."""
     admin = _asked(check, api_key, version)
     x_admin, y_admin = Admin(check, client=check.client()), Admin(check, client=check.client())
+    settled = _Settle()
 
     def replace(topic, model, configs, who, what):
         code, message = who.alter_configs(topic, configs, version=version)
         want, after = model.replace(configs)
         expect(code == want, f"{what}: AlterConfigs {configs} answered {error_text(code)} ({message!r}), "
                              f"released Kafka answers {error_text(want)}")
-        seen = _settled(admin, topic, lambda d: not after.differences(d), lambda d: not model.differences(d))
+        seen = settled(admin, topic, lambda d: not after.differences(d), lambda d: not model.differences(d))
         diffs = after.differences(seen)
         if diffs and want == NONE:
             kept = [k for k in model.overrides if k not in configs]
@@ -266,7 +284,7 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
         y_model = model.replace({**y_read, b: vb})[1]
         code, message = y_admin.alter_configs(topic, {**y_read, b: vb}, version=version)
         expect(code == NONE, f"client Y: AlterConfigs answered {error_text(code)} ({message!r})")
-        seen = _settled(admin, topic, lambda d: not y_model.differences(d), lambda d: not model.differences(d))
+        seen = settled(admin, topic, lambda d: not y_model.differences(d), lambda d: not model.differences(d))
         diffs = y_model.differences(seen)
         if diffs:
             kept = a in seen and seen[a].source == TOPIC_CONFIG and a not in y_read and b != a
