@@ -296,6 +296,28 @@ def test_t1_the_replication_factor_is_checked_before_the_partition_count(check, 
 # T1: configs
 # --------------------------------------------------------------------------------------
 
+#: One value each validator of Kafka 4.x's LogConfig refuses (storage/.../log/LogConfig.java
+#: ConfigDef), an unknown name and a null value: (name, value) -> why.
+INVALID_CONFIGS = {
+    ("cleanup.policy", "purge"): "ValidList.in(compact, delete)",
+    ("retention.ms", "-2"): "atLeast(-1)",
+    ("retention.bytes", "ten"): "not a LONG",
+    ("segment.bytes", str((1 << 20) - 1)): "atLeast(1024 * 1024) since 4.0 (KIP-1030)",
+    ("segment.ms", "0"): "atLeast(1)",
+    ("max.message.bytes", "-1"): "atLeast(0)",
+    ("min.insync.replicas", "0"): "atLeast(1)",
+    ("delete.retention.ms", "-1"): "atLeast(0)",
+    ("file.delete.delay.ms", "-1"): "atLeast(0)",
+    ("index.interval.bytes", "-1"): "atLeast(0)",
+    ("min.cleanable.dirty.ratio", "1.5"): "between(0, 1)",
+    ("compression.type", "brotli"): "in(BrokerCompressionType.names())",
+    ("message.timestamp.type", "ServerTime"): "in(CreateTime, LogAppendTime)",
+    ("unclean.leader.election.enable", "maybe"): "not a BOOLEAN",
+    ("conformance.unknown", "1"): "LogConfig.validateNames: unknown name",
+    ("retention.ms", None): "computeConfigChanges: null value",
+}
+
+
 @pytest.mark.prop("T1", source=f"catalogue T1; {RCM} computeConfigChanges ('Null value not supported for topic "
                                "configs') and createTopics -> ConfigurationControlManager.incrementalAlterConfig -> "
                                "LogConfig.validate ('Unknown topic config name', ConfigDef validators) -> "
@@ -305,20 +327,22 @@ def test_t1_configs_kafka_rejects_answer_invalid_config(check, api_key, version)
     """A topic config with a value its validator refuses, a name no topic config has, or a
     null value answers INVALID_CONFIG (40), even next to valid configs, and the topic is
     not created. The validators are Kafka 4.x's ``LogConfig`` ConfigDef (e.g. segment.bytes
-    at least 1 MiB since 4.0, KIP-1030; 3.x allowed 14 bytes)."""
+    at least 1 MiB since 4.0, KIP-1030; 3.x allowed 14 bytes). Each example sends one topic
+    per entry of a fixed table (one refused value per validator) plus generated ones."""
     ctx = asked(check, api_key, version)
     valid = st.lists(domain.topic_config_entries(), max_size=2, unique_by=lambda kv: kv[0])
-    bad = st.one_of(domain.topic_config_entries(valid=False).map(lambda kv: (kv, "invalid value")),
+    bad = st.one_of(domain.topic_config_entries(valid=False).map(lambda kv: (kv, "refused value")),
                     domain.unknown_config_keys().map(lambda k: ((k, "1"), "unknown name")),
                     st.sampled_from(sorted(domain.TOPIC_CONFIGS)).map(lambda k: ((k, None), "null value")))
     cases = st.lists(st.tuples(bad, valid), min_size=1, max_size=3)
 
     def refused(cs):
-        names = _fresh_unique(check, "cfg", len(cs))
-        entries = [_entry(n, configs=[kv for kv in ok if kv[0] != b[0]] + [b])
-                   for n, ((b, _), ok) in zip(names, cs)]
+        cases = [((k, v), why, []) for (k, v), why in INVALID_CONFIGS.items()]
+        cases += [(tuple(b), why, ok) for (b, why), ok in cs]
+        names = _fresh_unique(check, "cfg", len(cases))
+        entries = [_entry(n, configs=[kv for kv in ok if kv[0] != b[0]] + [b]) for n, (b, _, ok) in zip(names, cases)]
         resp = _create(ctx, version, entries)
-        expect_codes(ctx, api_key, resp, {n: (40, f"{why} {b[0]}={b[1]!r}") for n, ((b, why), _) in zip(names, cs)})
+        expect_codes(ctx, api_key, resp, {n: (40, f"{b[0]}={b[1]!r}: {why}") for n, (b, why, _) in zip(names, cases)})
         expect_absent(ctx, names)
 
     check.given(cases, refused)
