@@ -49,7 +49,7 @@ def _batch(items) -> str:
 
 @pytest.mark.prop("V1", source="catalogue V1; seed 000 (KIP-201: 'validated ... but the topic won't actually be "
                                "deleted'), seed 004 (KIP-339: 'validated without altering the configs'); "
-                               f"{KAFKA}{RCM} createTopics (validateOnly: no records), {QC} createPartitions / "
+                               f"{KAFKA}{RCM} createTopics (validateOnly: no records), {KAFKA}{QC} createPartitions / "
                                "incrementalAlterConfigs / legacyAlterConfigs (withoutRecords); "
                                f"{KAFKA}core/src/test/scala/unit/kafka/server/AbstractCreateTopicsRequestTest.scala "
                                "validateValidCreateTopicsRequests (validateOnly: topic absent afterwards)")
@@ -101,7 +101,7 @@ def _shape(api_key, version, resp, names):
 
 @pytest.mark.prop("V2", source="catalogue V2; seeds 000/004 (validate_only validates the request as it would be "
                                f"executed); {KAFKA}{RCM} createTopics (one code path; validateOnly drops only the "
-                               f"records), {QC} createPartitions / incrementalAlterConfigs / legacyAlterConfigs "
+                               f"records), {KAFKA}{QC} createPartitions / incrementalAlterConfigs / legacyAlterConfigs "
                                "(result.withoutRecords()); docs/reference-semantics.md V2 (topic_id of a "
                                "validate_only CreateTopics v7 answer is random: ignored)")
 @pytest.mark.parametrize("api_key,version", VALIDATE_ONLY_VERSIONS)
