@@ -24,7 +24,7 @@ CASES = {
     "P4": ("conformance/test_version_equivalence.py",
            ("old-create-drops-configs", "old-delete-kip4-error", "old-create-partitions-ignores-validate-only")),
     "P5": ("conformance/test_error_codes.py",
-           ("throttling-before-kip599", "deletion-disabled-before-v3")),
+           ("throttling-before-kip599", "deletion-disabled-before-v3", "delete-policy-on-released-versions")),
     "P6": ("conformance/test_error_messages.py",
            ("error-message-dropped", "error-message-on-success")),
 }
