@@ -1,0 +1,105 @@
+"""The config model (conformance/config_model.py) follows released Kafka, and the config
+strategies only draw values it can judge. No broker is needed."""
+from __future__ import annotations
+
+from hypothesis import given, settings, strategies as st
+
+from conformance.config_model import (
+    APPEND, DELETE, INVALID_CONFIG, NONE, SET, SUBTRACT, TOPIC_CONFIG, Described, Observation,
+    TopicConfigModel, Write, changes, history_violations, normalise, valid_value,
+)
+from strategies.configs import c1_sequences, c3_cases, c4_cases, invalid_values, valid_values
+from strategies.domain import LIST_CONFIGS, TOPIC_CONFIGS
+
+KEYS = sorted(set(TOPIC_CONFIGS) | set(LIST_CONFIGS))
+FRESH = {"cleanup.policy": Described("delete", 5), "retention.ms": Described("604800000", 5),
+         "leader.replication.throttled.replicas": Described("", 5),
+         "min.cleanable.dirty.ratio": Described("0.5", 5)}
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(KEYS).flatmap(lambda k: st.tuples(st.just(k), valid_values(k), invalid_values(k))))
+def test_strategy_values_are_judged_as_logconfig_judges_them(kvi):
+    key, good, bad = kvi
+    assert valid_value(key, good) is True, (key, good)
+    assert valid_value(key, bad) is False, (key, bad)
+
+
+@settings(max_examples=200)
+@given(c1_sequences())
+def test_the_model_can_judge_every_generated_sequence(case):
+    model = TopicConfigModel(dict(FRESH))
+    for ops in case["steps"]:
+        assert len({o[0] for o in ops}) == len(ops)
+        code, model = model.incremental([tuple(o) for o in ops])
+        assert code in (NONE, INVALID_CONFIG)
+
+
+@settings(max_examples=100)
+@given(c3_cases(), c4_cases(True), c4_cases(False))
+def test_c3_and_c4_cases_have_the_shape_the_properties_expect(c3, c4i, c4l):
+    assert c3["x"][0] != c3["y"][0]
+    assert all(len(o) == 3 for o in c4i["ops"] + c4l["ops"])
+    assert all(o[1] == SET for o in c4l["ops"])
+
+
+def test_append_starts_from_the_configdef_default_and_never_duplicates():
+    m = TopicConfigModel(dict(FRESH))
+    code, m = m.incremental([("cleanup.policy", APPEND, "compact")])
+    assert (code, m.overrides) == (NONE, {"cleanup.policy": "delete,compact"})
+    code, m = m.incremental([("cleanup.policy", APPEND, "delete,compact")])
+    assert m.overrides["cleanup.policy"] == "delete,compact"
+    code, m = m.incremental([("cleanup.policy", SUBTRACT, "delete,compact")])
+    assert m.overrides["cleanup.policy"] == ""           # an empty override, not a DELETE
+    code, m = m.incremental([("cleanup.policy", DELETE, None)])
+    assert m.overrides == {} and m.expected()["cleanup.policy"] == FRESH["cleanup.policy"]
+
+
+def test_subtract_of_an_absent_value_on_an_unset_key_still_writes_an_override():
+    code, m = TopicConfigModel(dict(FRESH)).incremental([("cleanup.policy", SUBTRACT, "compact")])
+    assert code == NONE and m.overrides == {"cleanup.policy": "delete"}
+    assert m.expected()["cleanup.policy"].source == TOPIC_CONFIG
+
+
+def test_list_operations_on_other_keys_and_bad_values_fail_the_whole_resource():
+    m = TopicConfigModel(dict(FRESH))
+    for ops in ([("retention.ms", APPEND, "5")], [("conformance.x", SUBTRACT, "a")],
+                [("retention.ms", SET, "1"), ("segment.ms", SET, "0")],
+                [("conformance.x", SET, "1")]):
+        code, after = m.incremental(ops)
+        assert code == INVALID_CONFIG and after.overrides == {}, ops
+    assert m.incremental([("conformance.x", DELETE, None)])[0] == NONE
+
+
+def test_legacy_alter_configs_replaces_the_override_map():
+    m = TopicConfigModel(dict(FRESH), {"retention.ms": "1"})
+    code, after = m.replace({"cleanup.policy": "compact"})
+    assert code == NONE and after.overrides == {"cleanup.policy": "compact"}
+
+
+def test_values_compare_by_meaning_for_their_type():
+    assert normalise("min.cleanable.dirty.ratio", "1") == normalise("min.cleanable.dirty.ratio", "1.0")
+    assert normalise("cleanup.policy", "compact, delete") == normalise("cleanup.policy", "compact,delete")
+    assert normalise("cleanup.policy", "compact,delete") != normalise("cleanup.policy", "delete,compact")
+    assert normalise("retention.ms", "10") != normalise("retention.ms", "10.0")
+    m = TopicConfigModel(dict(FRESH), {"retention.ms": "5"})
+    assert m.differences({**FRESH, "retention.ms": Described("5", TOPIC_CONFIG)}) == []
+    assert m.differences({**FRESH, "retention.ms": Described("5", 5)})          # wrong source
+    assert changes(FRESH, dict(FRESH)) == []
+
+
+def _w(key, value, sent, acked):
+    return Write(key, value, sent, acked, 0 if acked is not None else None)
+
+
+def test_the_history_check_sees_a_write_undone_but_not_a_late_one():
+    writes = {"k": [_w("k", "1", 0.0, 0.1), _w("k", "2", 0.2, 0.3)]}
+    ok = [Observation(0.05, 0.06, {"k": "0"}), Observation(0.35, 0.36, {"k": "1"}),   # lag allowed
+          Observation(0.4, 0.5, {"k": "2"})]
+    assert history_violations(writes, {"k": "0"}, ok) == []
+    undone = ok + [Observation(0.6, 0.7, {"k": "1"})]
+    assert any("undone" in v for v in history_violations(writes, {"k": "0"}, undone))
+    late = [Observation(5.0, 5.1, {"k": "1"})]
+    assert any("lost update" in v for v in history_violations(writes, {"k": "0"}, late))
+    phantom = [Observation(0.0, 0.01, {"k": "2"})]
+    assert history_violations(writes, {"k": "0"}, phantom)
