@@ -1,0 +1,599 @@
+"""A model of one broker's admin state, for the S1 state machine (``test_stateful.py``).
+
+Pure: no I/O. The model holds the topics one S1 example made (names under its own
+sub-prefix), their partition counts, topic ids, config overrides and per-partition log
+start / end offsets, plus what a fresh topic looks like on this broker (config defaults
+learnt from DescribeConfigs, the broker count learnt from Metadata).
+
+For each admin request the model *predicts* one :class:`Expect` per response entry: the
+error codes released Apache Kafka 4.x may answer (``docs/reference-semantics.md``, which
+cites the Kafka source for every rule used here), and what changes when the item
+succeeds. Where Kafka's answer is not certain (marked *code reading* in the reference, or
+depending on broker configuration) the prediction allows every candidate code and the
+model follows the code the broker actually gave; values it cannot predict are
+:class:`Unknown` and are learnt from the next observation, under constraints that still
+hold for every candidate. Nothing here asserts behaviour the reference does not pin down.
+"""
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable
+
+from strategies.domain import LEGAL_CHARS, MAX_NAME_LENGTH
+
+# Errors.java codes the predictions use
+NONE = 0
+OFFSET_OUT_OF_RANGE = 1
+UNKNOWN_TOPIC_OR_PARTITION = 3
+INVALID_TOPIC_EXCEPTION = 17
+TOPIC_ALREADY_EXISTS = 36
+INVALID_PARTITIONS = 37
+INVALID_REPLICATION_FACTOR = 38
+INVALID_CONFIG = 40
+INVALID_REQUEST = 42
+POLICY_VIOLATION = 44
+UNKNOWN_TOPIC_ID = 100
+
+# AlterConfigOp.OpType ids (IncrementalAlterConfigs)
+SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
+OPS = {"SET": SET, "DELETE": DELETE, "APPEND": APPEND, "SUBTRACT": SUBTRACT}
+TOPIC_CONFIG = 1          # DescribeConfigs config_source of a topic override (v1+)
+ZERO_UUID = uuid.UUID(int=0)
+
+# -- the topic configs S1 uses -----------------------------------------------------------
+# LogConfig (storage/.../log/LogConfig.java): only values whose verdict is certain.
+# Retention values are >= 1 hour and no segment settings are touched, so the broker's
+# own retention/cleaning never moves a log start offset during a run.
+VALID_VALUES: dict[str, tuple[str, ...]] = {
+    "cleanup.policy": ("delete", "compact", "compact,delete"),
+    "retention.ms": ("3600000", "86400000", "-1"),
+    "max.message.bytes": ("1000000", "2000000"),
+}
+INVALID_VALUES: dict[str, tuple[str, ...]] = {
+    "cleanup.policy": ("purge",),              # ValidList.in("compact", "delete")
+    "retention.ms": ("abc",),                  # not a LONG
+    "max.message.bytes": ("1.5",),             # not an INT
+}
+#: LIST-typed keys (APPEND/SUBTRACT apply); any other key, unknown ones included, answers
+#: INVALID_CONFIG to APPEND/SUBTRACT (ConfigurationControlManager.incrementalAlterConfigResource).
+LIST_KEYS = frozenset({"cleanup.policy"})
+POLICY_ELEMENTS = ("delete", "compact")
+#: No topic has this config: SET answers INVALID_CONFIG "Unknown topic config name".
+UNKNOWN_KEY = "conformance.no.such.config"
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A value the model cannot predict (e.g. APPEND to a key the topic does not override:
+    Kafka starts from the ConfigDef default by code reading only). What is certain: the
+    list value contains ``contains`` and lacks ``lacks``. Learnt at the next observation."""
+    contains: frozenset = frozenset()
+    lacks: frozenset = frozenset()
+
+    def admits(self, value: str | None) -> bool:
+        parts = set(split_list(value or ""))
+        return self.contains <= parts and not (self.lacks & parts)
+
+    def __str__(self):
+        return "?" + "".join(f"+{c}" for c in sorted(self.contains)) + "".join(f"-{c}" for c in sorted(self.lacks))
+
+
+Value = str | Unknown
+
+
+def split_list(value: str) -> list[str]:
+    """ConfigurationControlManager.getParts: split on ',' and drop empty parts."""
+    return [p for p in value.split(",") if p]
+
+
+def valid_name(name: str) -> bool:
+    """org.apache.kafka.common.internals.Topic.validate."""
+    return (0 < len(name) <= MAX_NAME_LENGTH and name not in (".", "..")
+            and not set(name) - set(LEGAL_CHARS))
+
+
+def unified(name: str) -> str:
+    """Topic.unifyCollisionChars: '.' and '_' collide."""
+    return name.replace(".", "_")
+
+
+def value_verdict(key: str, value: Value | None) -> bool | None:
+    """True valid, False rejected with INVALID_CONFIG, None not certain."""
+    if key not in VALID_VALUES:
+        return False                                  # LogConfig.validateNames
+    if isinstance(value, Unknown):
+        return True if value.contains else None       # non-empty list of known elements
+    if value is None:
+        return False
+    if key == "cleanup.policy":
+        parts = value.split(",")
+        if value == "":
+            return None                               # an emptied list: not pinned down
+        return all(p in POLICY_ELEMENTS for p in parts)
+    if value in VALID_VALUES[key]:
+        return True
+    if value in INVALID_VALUES[key]:
+        return False
+    return None
+
+
+@dataclass
+class Defaults:
+    """What a fresh topic looks like on this broker (learnt once per check)."""
+    configs: dict[str, tuple[str | None, int | None]] = field(default_factory=dict)  # key -> (value, source)
+    brokers: int = 1
+    configs_known: bool = False     # learnt from DescribeConfigs (config-focused rows only)
+
+
+@dataclass
+class Topic:
+    partitions: int | None                    # None: broker default, learnt from Metadata
+    configs: dict[str, Value] = field(default_factory=dict)   # overrides
+    topic_id: uuid.UUID | None = None
+    start: list[int] = field(default_factory=list)             # log start offset per partition
+    end: list[int] = field(default_factory=list)               # high watermark per partition
+
+    def set_partitions(self, count: int) -> None:
+        self.partitions = count
+        self.start += [0] * (count - len(self.start))
+        self.end += [0] * (count - len(self.end))
+
+
+@dataclass
+class Expect:
+    """One response entry the model predicts."""
+    key: tuple
+    allowed: frozenset
+    why: str
+    effect: Callable[[dict], None] | None = None        # run when the broker answered NONE
+    verify: Callable[[dict], str | None] | None = None  # extra checks of a NONE entry
+
+
+def _e(key, codes, why, effect=None, verify=None) -> Expect:
+    if isinstance(codes, int):
+        codes = {codes}
+    return Expect(key, frozenset(codes), why, effect, verify)
+
+
+class Model:
+    def __init__(self, sub: str, defaults: Defaults):
+        self.sub = sub
+        self.defaults = defaults
+        self.topics: dict[str, Topic] = {}
+
+    def name(self, slot: str) -> str:
+        return f"{self.sub}-{slot}"
+
+    def owns(self, name: str | None) -> bool:
+        return bool(name) and name.startswith(self.sub + "-")
+
+    def _collides(self, name: str) -> bool:
+        if "." not in name and "_" not in name:
+            return False
+        return any(other != name and unified(other) == unified(name) for other in self.topics)
+
+    # -- CreateTopics (ReplicationControlManager.createTopics / createTopic, ControllerApis) --
+    def create_topics(self, items: list[dict], validate_only: bool, version: int) -> list[Expect]:
+        """items: {"name", "partitions", "rf", "configs": [[key, value-or-None], ...]}"""
+        counts = _counts(i["name"] for i in items)
+        out, seen = [], set()
+        for item in items:
+            name = item["name"]
+            if counts[name] > 1:
+                if name not in seen:
+                    out.append(_e(("name", name), INVALID_REQUEST, "duplicate name"))
+                    seen.add(name)
+                continue
+            out.append(self._create_one(item, validate_only, version))
+        return out
+
+    def _create_one(self, item, validate_only, version) -> Expect:
+        name, p, rf = item["name"], item["partitions"], item["rf"]
+        key = ("name", name)
+        if not valid_name(name):
+            return _e(key, INVALID_TOPIC_EXCEPTION, "invalid name")
+        if self._collides(name):
+            return _e(key, INVALID_TOPIC_EXCEPTION, "collides with an existing topic ('.' vs '_')")
+        if name in self.topics:
+            return _e(key, TOPIC_ALREADY_EXISTS, "exists")
+        verdicts = [value_verdict(k, v) for k, v in item["configs"]]
+        if any(v is False for v in verdicts):
+            return _e(key, INVALID_CONFIG, "bad config")
+        if rf == 0 or rf < -1:
+            return _e(key, INVALID_REPLICATION_FACTOR, "replication factor < 1")
+        if p == 0 or p < -1:
+            return _e(key, INVALID_PARTITIONS, "partitions < 1")
+        if rf > self.defaults.brokers:
+            return _e(key, INVALID_REPLICATION_FACTOR, f"replication factor > {self.defaults.brokers} broker(s)")
+        codes = {NONE}
+        if rf == -1:
+            codes.add(INVALID_REPLICATION_FACTOR)   # default.replication.factor is broker config
+        if None in verdicts:
+            codes.add(INVALID_CONFIG)
+        why = "valid" + (" (validate_only)" if validate_only else "")
+
+        def verify(entry):
+            got = entry.get("num_partitions", -1)
+            if version >= 5 and not validate_only and p > 0 and got != p:
+                return f"num_partitions {got} in the answer, {p} requested"
+            return None
+
+        def effect(entry):
+            if validate_only:
+                return
+            t = Topic(None, {k: v for k, v in item["configs"]})
+            if p > 0:
+                t.set_partitions(p)
+            elif version >= 5 and (entry.get("num_partitions") or 0) > 0:
+                t.set_partitions(entry["num_partitions"])
+            if version >= 7 and entry.get("topic_id") not in (None, ZERO_UUID):
+                t.topic_id = entry["topic_id"]
+            self.topics[name] = t
+
+        return _e(key, codes, why, effect, verify)
+
+    # -- DeleteTopics (ControllerApis.deleteTopics, ReplicationControlManager) -------------
+    def delete_topics(self, items: list[dict], version: int) -> list[Expect]:
+        """items: {"name": n} or {"id": uuid}."""
+        names = _counts(i["name"] for i in items if "name" in i)
+        ids = _counts(i["id"] for i in items if "id" in i)
+        out, seen = [], set()
+        by_id = {t.topic_id: n for n, t in self.topics.items() if t.topic_id is not None}
+        for item in items:
+            if "name" in item:
+                name = item["name"]
+                key = ("name", name)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if names[name] > 1:
+                    out.append(_e(key, INVALID_REQUEST, "duplicate name"))
+                elif name not in self.topics:
+                    out.append(_e(key, UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
+                else:
+                    out.append(_e(key, NONE, "exists", self._remover(name)))
+            else:
+                tid = item["id"]
+                key = ("id", tid)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if ids[tid] > 1:
+                    out.append(_e(key, INVALID_REQUEST, "duplicate id"))
+                elif tid not in by_id:
+                    out.append(_e(key, UNKNOWN_TOPIC_ID, "no such topic id"))
+                else:
+                    out.append(_e(key, NONE, "exists", self._remover(by_id[tid])))
+        return out
+
+    def _remover(self, name):
+        def effect(entry):
+            self.topics.pop(name, None)
+        return effect
+
+    # -- CreatePartitions (ReplicationControlManager.createPartitions) ---------------------
+    def create_partitions(self, items: list[dict], validate_only: bool) -> list[Expect]:
+        """items: {"name", "count"}"""
+        counts = _counts(i["name"] for i in items)
+        out, seen = [], set()
+        for item in items:
+            name, count = item["name"], item["count"]
+            key = ("name", name)
+            if key in seen:
+                continue
+            seen.add(key)
+            t = self.topics.get(name)
+            if counts[name] > 1:
+                out.append(_e(key, INVALID_REQUEST, "duplicate name"))
+            elif t is None:
+                out.append(_e(key, UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
+            elif t.partitions is None:
+                out.append(_e(key, {NONE, INVALID_PARTITIONS}, "partition count not known yet",
+                              None if validate_only else (lambda e, t=t, c=count: t.set_partitions(c))))
+            elif count <= t.partitions:
+                out.append(_e(key, INVALID_PARTITIONS, f"{count} is not more than {t.partitions}"))
+            else:
+                out.append(_e(key, NONE, f"{t.partitions} -> {count}" + (" (validate_only)" if validate_only else ""),
+                              None if validate_only else (lambda e, t=t, c=count: t.set_partitions(c))))
+        return out
+
+    # -- IncrementalAlterConfigs (ConfigAdminManager.preprocess, ConfigurationControlManager) --
+    def incremental_alter(self, resources: list[dict], validate_only: bool) -> list[Expect]:
+        """resources: {"name", "ops": [[key, "SET"|"DELETE"|"APPEND"|"SUBTRACT", value], ...]}"""
+        counts = _counts(r["name"] for r in resources)
+        out = []
+        for r in resources:
+            name, key = r["name"], ("name", r["name"])
+            if counts[name] > 1:
+                out.append(_e(key, INVALID_REQUEST, "resource given twice"))
+                continue
+            keys = [k for k, _, _ in r["ops"]]
+            if len(set(keys)) < len(keys):
+                out.append(_e(key, INVALID_REQUEST, "duplicate config key"))
+                continue
+            if any(v is None and op != "DELETE" for _, op, v in r["ops"]):
+                out.append(_e(key, INVALID_REQUEST, "null value"))
+                continue
+            t = self.topics.get(name)
+            new: dict[str, Value] = dict(t.configs) if t else {}
+            uncertain, error = False, None
+            for k, op, v in r["ops"]:
+                if op == "SET":
+                    new[k] = v
+                elif op == "DELETE":
+                    if k not in VALID_VALUES:
+                        uncertain = True          # DELETE of an unknown key: no-op by code reading
+                    new.pop(k, None)
+                else:
+                    if k not in LIST_KEYS:
+                        error = _e(key, INVALID_CONFIG, f"{op} on non-list key {k}")
+                        break
+                    new[k] = _list_op(new.get(k, Unknown()), op, split_list(v))
+            if error:
+                out.append(error)
+                continue
+            out.append(self._altered(key, name, t, new, uncertain, validate_only))
+        return out
+
+    def _altered(self, key, name, t, new, uncertain, validate_only) -> Expect:
+        if not valid_name(name):
+            return _e(key, INVALID_TOPIC_EXCEPTION, "invalid name")
+        verdicts = [value_verdict(k, v) for k, v in new.items()]
+        if any(v is False for v in verdicts):
+            return _e(key, INVALID_CONFIG, "bad config")
+        base = NONE if t is not None else UNKNOWN_TOPIC_OR_PARTITION
+        codes = {base}
+        if uncertain or None in verdicts:
+            codes.add(INVALID_CONFIG)
+        if t is None:
+            return _e(key, codes, "no such topic")
+
+        def effect(entry):
+            if not validate_only:
+                t.configs = new
+        return _e(key, codes, "valid" + (" (validate_only)" if validate_only else ""), effect)
+
+    # -- AlterConfigs, legacy full replace (ConfigurationControlManager.legacyAlterConfigResource) --
+    def alter_configs(self, resources: list[dict], validate_only: bool) -> list[Expect]:
+        """resources: {"name", "configs": [[key, value-or-None], ...]}"""
+        counts = _counts(r["name"] for r in resources)
+        out = []
+        for r in resources:
+            name, key = r["name"], ("name", r["name"])
+            if counts[name] > 1:
+                out.append(_e(key, INVALID_REQUEST, "resource given twice"))
+                continue
+            keys = [k for k, _ in r["configs"]]
+            if len(set(keys)) < len(keys):
+                out.append(_e(key, INVALID_REQUEST, "duplicate config key"))
+                continue
+            if any(v is None for _, v in r["configs"]):
+                out.append(_e(key, INVALID_REQUEST, "null value"))
+                continue
+            out.append(self._altered(key, name, self.topics.get(name), dict(r["configs"]), False, validate_only))
+        return out
+
+    # -- DescribeConfigs (ConfigHelper.describeConfigs) -----------------------------------
+    def describe_configs(self, resources: list[dict], version: int) -> list[Expect]:
+        """resources: {"name", "keys": None or [key, ...]} (names distinct)."""
+        out = []
+        for r in resources:
+            name, key = r["name"], ("name", r["name"])
+            if not valid_name(name):
+                out.append(_e(key, INVALID_TOPIC_EXCEPTION, "invalid name"))
+            elif name not in self.topics:
+                out.append(_e(key, UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
+            else:
+                t = self.topics[name]
+                out.append(_e(key, NONE, "exists",
+                              lambda e, t=t: self.learn_configs(t, _entries(e)),
+                              lambda e, t=t, r=r: self.config_problem(t, _entries(e), version, r["keys"])))
+        return out
+
+    def config_problem(self, t: Topic, described: dict[str, dict], version: int,
+                       keys: list[str] | None = None) -> str | None:
+        """How a DescribeConfigs answer for ``t`` differs from the model (None: it does not).
+        Keys a fresh topic lists show the default unless overridden; overridden keys show
+        the override with config_source TOPIC_CONFIG; nothing else is listed."""
+        d = self.defaults
+        expected = set(t.configs) | (set(d.configs) if d.configs_known else set())
+        if keys is not None:
+            expected &= set(keys)
+        extra = sorted(set(described) - expected)
+        if extra and d.configs_known:
+            return f"lists {extra[0]}={described[extra[0]].get('value')!r}, which neither a fresh topic nor the model has"
+        missing = sorted(k for k in expected if k not in described)
+        if missing:
+            k = missing[0]
+            what = f"the override {k}={t.configs[k]}" if k in t.configs else f"{k} (a fresh topic lists it)"
+            return f"does not list {what}"
+        for k in sorted(expected):
+            got = described[k]
+            if k in t.configs:
+                want = t.configs[k]
+                if isinstance(want, Unknown):
+                    if not want.admits(got.get("value")):
+                        return f"{k}={got.get('value')!r}, which should contain {sorted(want.contains)} and lack {sorted(want.lacks)}"
+                elif got.get("value") != want:
+                    return f"{k}={got.get('value')!r}, the model has the override {want!r}"
+                if version >= 1 and got.get("config_source") != TOPIC_CONFIG:
+                    return f"{k} has config_source {got.get('config_source')}, an override is TOPIC_CONFIG (1)"
+            elif k in d.configs:
+                value, source = d.configs[k]
+                if got.get("value") != value:
+                    return f"{k}={got.get('value')!r}, the default (a fresh topic's value) is {value!r}"
+                if version >= 1 and source is not None and got.get("config_source") != source:
+                    return f"{k} has config_source {got.get('config_source')}, a fresh topic's is {source}"
+        return None
+
+    def learn_configs(self, t: Topic, described: dict[str, dict]) -> None:
+        for k, v in list(t.configs.items()):
+            if isinstance(v, Unknown) and k in described:
+                t.configs[k] = described[k].get("value")
+
+    # -- DeleteRecords (KafkaApis.handleDeleteRecordsRequest, Partition.deleteRecordsOnLeader) --
+    def delete_records(self, topics: list[dict], unsettled: frozenset = frozenset()) -> list[Expect]:
+        """topics: {"name", "partitions": [[index, offset], ...]} (names distinct; a partition
+        given twice collapses to one result, the last offset wins). ``unsettled``: topics
+        whose cleanup.policy changed so recently that the log may not have applied it."""
+        out = []
+        for tp in topics:
+            name = tp["name"]
+            last = {}
+            for p, off in tp["partitions"]:
+                last[p] = off
+            t = self.topics.get(name)
+            for p, off in last.items():
+                key = ("partition", name, p)
+                if t is None or t.partitions is None or p >= t.partitions or p < 0:
+                    codes = {UNKNOWN_TOPIC_OR_PARTITION}
+                    if t is not None and t.partitions is None:
+                        codes.add(NONE)
+                    out.append(_e(key, codes, "no such partition"))
+                    continue
+                deletes = self.policy_deletes(t)
+                normal = self._delete_records_one(t, name, p, off)
+                if deletes is False and name not in unsettled:
+                    out.append(_e(key, POLICY_VIOLATION, "cleanup.policy lacks delete"))
+                elif deletes is True and name not in unsettled:
+                    out.append(normal)
+                else:
+                    out.append(_e(key, normal.allowed | {POLICY_VIOLATION}, normal.why + " (policy not known)",
+                                  normal.effect, normal.verify))
+        return out
+
+    def _delete_records_one(self, t: Topic, name: str, p: int, off: int) -> Expect:
+        key = ("partition", name, p)
+        start, end = t.start[p], t.end[p]
+        target = end if off == -1 else off
+        if target < 0:
+            return _e(key, OFFSET_OUT_OF_RANGE, f"offset {off} is negative")
+        if target > end:
+            return _e(key, OFFSET_OUT_OF_RANGE, f"offset {off} > high watermark {end}")
+        lw = max(start, target)
+
+        def verify(entry):
+            got = entry.get("low_watermark")
+            if got != lw:
+                back = " (the log start offset moved back)" if isinstance(got, int) and 0 <= got < start else ""
+                return f"low_watermark {got}, expected {lw} (log start {start}, offset {off}){back}"
+            return None
+
+        def effect(entry):
+            t.start[p] = lw
+        return _e(key, NONE, f"{start} -> {lw}", effect, verify)
+
+    def policy_deletes(self, t: Topic) -> bool | None:
+        """Does the topic's cleanup.policy include delete? None: not known."""
+        v = t.configs.get("cleanup.policy")
+        if v is None:
+            default = self.defaults.configs.get("cleanup.policy")
+            if default is None or default[0] is None:
+                return None
+            v = default[0]
+        if isinstance(v, Unknown):
+            return True if "delete" in v.contains else False if "delete" in v.lacks and v.contains else None
+        if not split_list(v):
+            return None        # an empty policy: what DeleteRecords answers is not pinned down
+        return "delete" in split_list(v)
+
+    # -- Metadata (KafkaApis.handleTopicMetadataRequest, no auto-creation) -----------------
+    def metadata(self, names: list[str] | None, version: int) -> list[Expect]:
+        """Only names that exist, or (v4+, allow_auto_topic_creation=false) any name."""
+        if names is None:
+            names = sorted(self.topics)
+        out = []
+        for name in dict.fromkeys(names):
+            key = ("name", name)
+            t = self.topics.get(name)
+            if t is not None:
+                out.append(_e(key, NONE, "exists", lambda e, t=t, v=version: self.learn_topic(t, e, v),
+                              lambda e, t=t, v=version: self.topic_problem(t, e, v)))
+            elif not valid_name(name):
+                out.append(_e(key, INVALID_TOPIC_EXCEPTION, "invalid name"))
+            else:
+                out.append(_e(key, UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
+        return out
+
+    def topic_problem(self, t: Topic, entry: dict, version: int) -> str | None:
+        parts = entry.get("partitions") or []
+        if t.partitions is not None and len(parts) != t.partitions:
+            return f"{len(parts)} partition(s), the model has {t.partitions}"
+        indexes = sorted(p.get("partition_index") for p in parts)
+        if indexes != list(range(len(parts))):
+            return f"partition indexes {indexes}"
+        tid = entry.get("topic_id") if version >= 10 else None
+        if tid not in (None, ZERO_UUID) and t.topic_id is not None and tid != t.topic_id:
+            return f"topic_id {tid}, but the topic was created with id {t.topic_id}"
+        return None
+
+    def learn_topic(self, t: Topic, entry: dict, version: int) -> None:
+        if t.partitions is None:
+            t.set_partitions(len(entry.get("partitions") or []))
+        tid = entry.get("topic_id") if version >= 10 else None
+        if t.topic_id is None and tid not in (None, ZERO_UUID):
+            t.topic_id = tid
+
+    # -- Produce (support: grows the log end offset) -------------------------------------
+    def produced(self, name: str, p: int, count: int) -> None:
+        self.topics[name].end[p] += count
+
+
+def _list_op(base: Value, op: str, elems: list[str]) -> Value:
+    """APPEND / SUBTRACT on a list value (ConfigurationControlManager: APPEND adds values
+    not already present, SUBTRACT removes them, absent ones are ignored)."""
+    if isinstance(base, Unknown):
+        e = frozenset(elems)
+        if op == "APPEND":
+            return Unknown(base.contains | e, base.lacks - e)
+        return Unknown(base.contains - e, base.lacks | e)
+    parts = split_list(base)
+    if op == "APPEND":
+        for x in elems:
+            if x not in parts:
+                parts.append(x)
+    else:
+        parts = [x for x in parts if x not in elems]
+    # An emptied list is stored as "" if Kafka accepts it at all (not pinned down): unknown.
+    return ",".join(parts) if parts else Unknown()
+
+
+def _entries(entry: dict) -> dict[str, dict]:
+    return {c["name"]: c for c in entry.get("configs") or []}
+
+
+def _counts(values) -> dict:
+    out: dict = {}
+    for v in values:
+        out[v] = out.get(v, 0) + 1
+    return out
+
+
+def match(expects: list[Expect], entries: list[tuple[tuple, int, dict]]):
+    """Pair predicted and actual entries by key. Returns (problem or None, [(expect, code,
+    entry)]). One actual entry per predicted one: a missing, extra or repeated entry is a
+    problem, and so is a code outside the predicted set."""
+    want: dict[tuple, list[Expect]] = {}
+    for e in expects:
+        want.setdefault(e.key, []).append(e)
+    got: dict[tuple, list[tuple[int, dict]]] = {}
+    for key, code, entry in entries:
+        got.setdefault(key, []).append((code, entry))
+    for key in got:
+        if key not in want:
+            return f"a result for {_key(key)}, which was not asked", []
+    pairs = []
+    for key, es in want.items():
+        gs = got.get(key, [])
+        if len(gs) != len(es):
+            return (f"{len(gs)} result(s) for {_key(key)}, expected {len(es)}" if gs
+                    else f"no result for {_key(key)}"), []
+        pairs += [(e, code, entry) for e, (code, entry) in zip(es, gs)]
+    return None, pairs
+
+
+def _key(key: tuple) -> str:
+    if key[0] == "partition":
+        return f"{key[1]}-{key[2]}"
+    return str(key[1])
