@@ -580,7 +580,7 @@ def match(expects: list[Expect], entries: list[tuple[tuple, int, dict]]):
     got: dict[tuple, list[tuple[int, dict]]] = {}
     for key, code, entry in entries:
         got.setdefault(key, []).append((code, entry))
-    for key in got:
+    for key in sorted(got, key=str):
         if key not in want:
             return f"a result for {_key(key)}, which was not asked", []
     pairs = []
