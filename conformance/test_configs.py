@@ -17,11 +17,12 @@ import threading
 import time
 
 import pytest
+from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation, expect
 from strategies.configs import (
-    C2_KEYS, INCREMENTAL_KINDS, LEGACY_KINDS, c1_sequences, c2_plans, c3_cases, c4_cases,
+    C2_KEYS, INCREMENTAL_KINDS, LEGACY_KINDS, boundary_cases, c1_sequences, c2_plans, c3_cases, c4_cases,
 )
 
 from .apis import every_version
@@ -379,18 +380,26 @@ def _c4(check, api_key, version):
 
     kinds = [k for k in (INCREMENTAL_KINDS if incremental else LEGACY_KINDS)
              if unknown_operation or k != "unknown operation"]
+    kinds.append("value out of range")
     replayed = getattr(check, "_replay_input", None)
     if isinstance(replayed, dict) and replayed.get("kind") in kinds:
         kinds = [replayed["kind"]]           # --replay: only the stored case's kind
     found, first = [], None
     for kind in kinds:               # every kind is asked, so the row lists every deviation
-        try:
-            # one unknown operation is enough: against Kafka each one is a controller failover
+        if kind == "value out of range":     # every bound, one example each
+            runs = [(st.just(c), 1) for c in boundary_cases()]
+        else:                                 # one unknown operation: on Kafka each is a controller failover
             n = 1 if kind == "unknown operation" else max(2, check.session.max_examples // 2)
-            check.given(c4_cases(incremental, unknown_operation, kinds=[kind]), case, max_examples=n)
-        except Violation as v:
-            found.append(str(v))
-            first = first or check.counterexample
+            runs = [(c4_cases(incremental, unknown_operation, kinds=[kind]), n)]
+        bad = []
+        for strategy, n in runs:
+            try:
+                check.given(strategy, case, max_examples=n)
+            except Violation as v:
+                bad.append(str(v))
+                first = first or check.counterexample
+        if bad:
+            found.append(bad[0] if len(bad) == 1 else f"{bad[0]} (and {len(bad) - 1} more bounds)")
     if found:
         check.counterexample = first
         raise Violation(f"{len(found)} of {len(kinds)} kinds of invalid input deviate: " + " | ".join(found))
@@ -405,7 +414,9 @@ def test_c4_invalid_config_changes_get_kafkas_error_and_change_nothing(check, ap
     rejects (INVALID_CONFIG), the same key twice or a null value outside DELETE
     (INVALID_REQUEST, ConfigAdminManager.preprocess), an unknown operation byte
     (IncrementalAlterConfigs only), a missing topic (UNKNOWN_TOPIC_OR_PARTITION, no topic
-    created) or the same resource twice (INVALID_REQUEST for both entries). Kafka applies a
+    created) or the same resource twice (INVALID_REQUEST for both entries); and, one by one,
+    a value just outside each of LogConfig's bounds (INVALID_CONFIG; segment.bytes >= 1 MiB
+    since Kafka 4.0, KIP-1030). Kafka applies a
     resource atomically, so DescribeConfigs afterwards equals DescribeConfigs before.
 
     The unknown operation is a decision, not a Kafka rule: Kafka validates the op byte only

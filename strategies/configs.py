@@ -22,15 +22,24 @@ C2_KEYS = ("retention.ms", "retention.bytes", "segment.ms", "delete.retention.ms
            "file.delete.delay.ms", "max.message.bytes", "index.interval.bytes", "segment.bytes")
 
 
+#: LIST elements for APPEND/SUBTRACT/SET: few, so operations meet values already present
+#: (APPEND of a present value, SUBTRACT of an absent one) within a short sequence.
+ELEMENTS = {
+    "cleanup.policy": st.sampled_from(["delete", "compact"]),
+    "leader.replication.throttled.replicas": st.sampled_from(["0:0", "0:1", "1:0", "1:1"]),
+    "follower.replication.throttled.replicas": st.sampled_from(["0:0", "0:1", "1:0", "1:1"]),
+}
+
+
 def _elements(key: str, max_size: int = 3):
-    return st.lists(LIST_CONFIGS[key], min_size=1, max_size=max_size, unique=True)
+    return st.lists(ELEMENTS[key], min_size=1, max_size=max_size, unique=True)
 
 
 def valid_values(key: str):
     """Values LogConfig accepts for ``key``."""
     if key in TOPIC_CONFIGS:
         return TOPIC_CONFIGS[key][0]
-    return st.lists(LIST_CONFIGS[key], max_size=3, unique=True).map(",".join)
+    return st.lists(st.one_of(ELEMENTS[key], LIST_CONFIGS[key]), max_size=3, unique=True).map(",".join)
 
 
 def invalid_values(key: str):
@@ -42,7 +51,7 @@ def invalid_values(key: str):
 
 def _op_for(key: str):
     if key in LIST_KEYS:
-        kinds = st.sampled_from(["set", "delete", "append", "append", "subtract", "subtract"])
+        kinds = st.sampled_from(["set", "delete", "append", "append", "append", "subtract", "subtract"])
     else:
         kinds = st.sampled_from(["set", "set", "set", "delete", "delete", "invalid", "listop"])
 
@@ -68,13 +77,13 @@ def _request_on(pool: list[str]):
     return names.flatmap(lambda ks: st.tuples(*[_op_for(k) for k in ks]).map(list))
 
 
-def c1_sequences(max_steps: int = 8):
+def c1_sequences(max_steps: int = 10):
     """``{"keys": pool, "steps": [[op, ...], ...]}``: a few keys (always a LIST one) so the
-    operations meet each other, and a sequence of requests on them."""
+    operations meet each other, and a sequence of 2+ requests on them."""
     pool = st.tuples(st.lists(st.sampled_from(LIST_KEY_NAMES), min_size=1, max_size=2, unique=True),
-                     st.lists(st.sampled_from(NON_LIST_KEYS), min_size=1, max_size=3, unique=True)
+                     st.lists(st.sampled_from(NON_LIST_KEYS), min_size=0, max_size=2, unique=True)
                      ).map(lambda t: t[0] + t[1])
-    return pool.flatmap(lambda keys: st.lists(_request_on(keys), min_size=1, max_size=max_steps).map(
+    return pool.flatmap(lambda keys: st.lists(_request_on(keys), min_size=2, max_size=max_steps).map(
         lambda steps: {"keys": keys, "steps": steps}))
 
 
@@ -110,6 +119,23 @@ INCREMENTAL_KINDS = ("unknown key", "unknown key list op", "unknown key delete",
                      "same resource twice")
 LEGACY_KINDS = ("unknown key", "bad value", "duplicate key", "null value", "unknown topic",
                 "same resource twice")
+
+
+#: Values just outside LogConfig's bounds in Kafka 4.x (Range.atLeast / between, the INT and
+#: LONG ranges): each must answer INVALID_CONFIG. segment.bytes' 1 MiB floor is Kafka 4.0's
+#: (KIP-1030; 3.x accepted 14 and up).
+BOUNDARY_VALUES = (
+    ("segment.bytes", str((1 << 20) - 1)), ("segment.bytes", str(1 << 31)),
+    ("retention.ms", "-2"), ("retention.bytes", str(1 << 63)), ("segment.ms", "0"),
+    ("max.message.bytes", "-1"), ("min.insync.replicas", "0"), ("delete.retention.ms", "-1"),
+    ("file.delete.delay.ms", "-1"), ("index.interval.bytes", "-1"),
+    ("min.cleanable.dirty.ratio", "1.01"), ("min.cleanable.dirty.ratio", "-0.01"),
+)
+
+
+def boundary_cases():
+    """C4 cases, one per BOUNDARY_VALUES entry (asked one by one, each as its own example)."""
+    return [{"kind": "value out of range", "ops": [[k, SET, v]]} for k, v in BOUNDARY_VALUES]
 
 
 def _valid_ops(max_size=2):

@@ -8,7 +8,7 @@ from conformance.config_model import (
     APPEND, DELETE, INVALID_CONFIG, NONE, SET, SUBTRACT, TOPIC_CONFIG, Described, Observation,
     TopicConfigModel, Write, changes, history_violations, normalise, valid_value,
 )
-from strategies.configs import c1_sequences, c3_cases, c4_cases, invalid_values, valid_values
+from strategies.configs import BOUNDARY_VALUES, c1_sequences, c3_cases, c4_cases, invalid_values, valid_values
 from strategies.domain import LIST_CONFIGS, TOPIC_CONFIGS
 
 KEYS = sorted(set(TOPIC_CONFIGS) | set(LIST_CONFIGS))
@@ -103,3 +103,13 @@ def test_the_history_check_sees_a_write_undone_but_not_a_late_one():
     assert any("lost update" in v for v in history_violations(writes, {"k": "0"}, late))
     phantom = [Observation(0.0, 0.01, {"k": "2"})]
     assert history_violations(writes, {"k": "0"}, phantom)
+
+
+def test_every_boundary_value_is_one_logconfig_refuses_and_just_inside_it_accepts():
+    inside = {"segment.bytes": [str(1 << 20), str((1 << 31) - 1)], "retention.ms": ["-1"],
+              "retention.bytes": [str((1 << 63) - 1)], "segment.ms": ["1"], "max.message.bytes": ["0"],
+              "min.insync.replicas": ["1"], "delete.retention.ms": ["0"], "file.delete.delay.ms": ["0"],
+              "index.interval.bytes": ["0"], "min.cleanable.dirty.ratio": ["1", "0"]}
+    for key, value in BOUNDARY_VALUES:
+        assert valid_value(key, value) is False, (key, value)
+        assert all(valid_value(key, v) is True for v in inside[key]), key
