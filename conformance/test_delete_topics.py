@@ -403,8 +403,12 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
       events without running them, so nothing is looked up or deleted.
     * REQUEST_TIMED_OUT, topic deleted later: KIP-4 (seed 002 point 7, ZooKeeper Kafka):
       "you can assume the message was valid and the topic deletion was triggered".
-    * NONE and the topic deleted: the catalogue's "success or REQUEST_TIMED_OUT"; a broker
-      that deletes synchronously at once loses nothing.
+    * NONE and the topic deleted: the catalogue's "success or REQUEST_TIMED_OUT", and KIP-4's
+      response semantics point 1 ("the topics that did complete successfully will have no
+      error"); a broker that deletes synchronously at once loses nothing.
+
+    An unknown topic: Kafka answers REQUEST_TIMED_OUT (its lookup expired too); KIP-4's
+    "argument validation exception" is UNKNOWN_TOPIC_OR_PARTITION. Both are accepted.
 
     A failure is: a slow answer, any other code, or NONE for a topic that stays. The
     row's message records which behaviour the broker showed."""
