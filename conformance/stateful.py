@@ -1087,7 +1087,15 @@ def _smaller(ops: list[dict]):
 
 
 def _replay(ctx: Context, value: dict) -> None:
-    """Re-run the recorded operations of a counterexample."""
+    """Re-run the recorded operations of a counterexample (on any broker that advertises
+    the versions they were sent at; otherwise the replay is unsupported there)."""
+    for op in value.get("steps") or []:
+        api = KEYS.get(op["api"])
+        if "v" in op and api is not None:
+            rng = ctx.ranges.get(api)
+            if rng is None or not rng[0] <= op["v"] <= rng[1]:
+                have = f"v{rng[0]}-{rng[1]}" if rng else "no version"
+                raise Unsupported(f"the counterexample sends {op['api']} v{op['v']}; this broker advertises {have}")
     try:
         _execute(ctx, value.get("steps") or [], value.get("sub"))
     except BrokerGone:
