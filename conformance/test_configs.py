@@ -225,6 +225,7 @@ def test_c2_concurrent_incremental_writers_on_disjoint_keys_lose_no_update(check
         watcher.join(timeout=30)
         if failures:
             raise failures[0]
+
         def behind(d):
             return [f"{k}={d[k].value if k in d else None!r}, last acknowledged {ws[-1].value!r}"
                     for k, ws in writes.items()
