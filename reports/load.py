@@ -2,8 +2,8 @@
 
 Lines are read as text and parsed with ``from_json`` against the explicit schema, so a
 malformed line is kept (with a reason) instead of being dropped or crashing the job.
-Line numbers come from each line's position inside its file split: the split sizes are a
-tiny table, so no whole table ever goes to the driver.
+Line numbers come from each line's position inside its file split (the split sizes are a
+tiny table joined back), so no whole table ever goes to the driver.
 """
 from __future__ import annotations
 
@@ -55,6 +55,12 @@ def discover(spark: SparkSession, results_dirs: list[str], runs: list[str]) -> t
     return ([f"{r}/{RESULTS}" for r in found], [f"{r}/{MANIFEST}" for r, m in found.items() if m])
 
 
+def delete(spark: SparkSession, uri: str) -> None:
+    """Remove a folder (any Hadoop URI); missing is fine."""
+    p = spark.sparkContext._jvm.org.apache.hadoop.fs.Path(uri)
+    p.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration()).delete(p, True)
+
+
 def decoded(col):
     """Spark's file_path is URI-encoded; give the plain path (``+`` is a literal there)."""
     return F.url_decode(F.regexp_replace(col, r"\+", "%2B"))
@@ -65,30 +71,32 @@ def shown(col):
     return F.regexp_replace(col, r"^file:(//(?=/))?", "")
 
 
-def _reason(j, value):
-    """CASE expression: why a parsed line breaks the contract (null when it does not)."""
-    corrupt = j[schema.CORRUPT]
-    c = F.when(F.trim(value) == "", F.lit("empty line"))
-    c = c.when(j.isNull() | (corrupt.isNotNull() & F.json_object_keys(value).isNull()),
+def _reason():
+    """Why a parsed line breaks the contract (null when it does not), over the columns of
+    the parsed line. A cheap test runs first; the detailed CASE only for bad lines."""
+    value, corrupt, parsed = F.col("value"), F.col(schema.CORRUPT), F.col("_parsed")
+    obj = [F.col(n) for n, kind, _ in schema.FIELDS if kind == "object"]
+    bad = (~parsed | corrupt.isNotNull() | ~F.col("outcome").isin(*schema.OUTCOMES)
+           | F.col("started_ts").isNull() | (F.col("row_id") < 1)
+           | F.greatest(*[F.col(n).isNull() for n in schema.REQUIRED])
+           | F.greatest(F.lit(False), *[f.isNotNull() & F.json_object_keys(f).isNull() for f in obj]))
+    c = F.when(~parsed & (F.trim(value) == ""), F.lit("empty line"))
+    c = c.when(~parsed | (corrupt.isNotNull() & F.json_object_keys(value).isNull()),
                F.lit("not a JSON object (or a cut-off line)"))
     for name, kind, nullable in schema.FIELDS:
-        f = j[name]
-        c = c.when(corrupt.isNotNull() & f.isNull()
-                   & F.get_json_object(value, f"$.{name}").isNotNull(),
+        f = F.col(name)
+        c = c.when(corrupt.isNotNull() & f.isNull() & F.get_json_object(value, f"$.{name}").isNotNull(),
                    F.lit(f"field {name} has the wrong type"))
         if kind == "object":
-            c = c.when(f.isNotNull() & F.json_object_keys(f).isNull(),
-                       F.lit(f"field {name} has the wrong type"))
+            c = c.when(f.isNotNull() & F.json_object_keys(f).isNull(), F.lit(f"field {name} has the wrong type"))
         if not nullable:
             c = c.when(f.isNull(), F.lit(f"missing field {name}"))
     c = c.when(corrupt.isNotNull(), F.lit("a field has the wrong type"))
-    c = c.when(~j.outcome.isin(*schema.OUTCOMES),
-               F.concat(F.lit("outcome '"), j.outcome,
-                        F.lit("' is not one of " + ", ".join(schema.OUTCOMES))))
-    c = c.when(j.started_at.try_cast("timestamp").isNull(),
-               F.lit("started_at is not an ISO-8601 time"))
-    c = c.when(j.row_id < 1, F.lit("row_id is not positive"))
-    return c
+    c = c.when(~F.col("outcome").isin(*schema.OUTCOMES),
+               F.concat(F.lit("outcome '"), F.col("outcome"), F.lit("' is not one of " + ", ".join(schema.OUTCOMES))))
+    c = c.when(F.col("started_ts").isNull(), F.lit("started_at is not an ISO-8601 time"))
+    c = c.when(F.col("row_id") < 1, F.lit("row_id is not positive"))
+    return F.when(bad, c)
 
 
 def _no_glob(path: str) -> str:
@@ -107,13 +115,12 @@ def read_lines(spark: SparkSession, files: list[str]) -> DataFrame:
         F.col("_metadata.file_block_start").alias("block"),
         F.monotonically_increasing_id().alias("mid"))
     j = F.from_json("value", schema.spark_schema(), opts)
-    parsed = raw.select("file", "block", "mid", "value", j.alias("j"))
-    reason = _reason(F.col("j"), F.col("value"))
+    parsed = raw.select("file", "block", "mid", "value", j.alias("j")).select(
+        "file", "block", "mid", "value", F.col("j").isNotNull().alias("_parsed"), "j.*",
+        F.col("j.started_at").try_cast("timestamp").alias("started_ts"))
+    reason = _reason()
     return parsed.select(
-        "file", "block", "mid",
-        *[F.col("j")[n].alias(n) for n in schema.FIELD_NAMES],
-        F.col("j.started_at").try_cast("timestamp").alias("started_ts"),
-        reason.alias("reason"),
+        "file", "block", "mid", *schema.FIELD_NAMES, "started_ts", reason.alias("reason"),
         F.when(reason.isNotNull(), F.substring("value", 1, 300)).alias("text"))
 
 
