@@ -230,7 +230,7 @@ def test_the_proxy_target_delegates_kill_and_alive():
 
 # -- every mutant is killed ----------------------------------------------------------------
 BASELINES: dict = {}
-MUTANTS = [n for n in all_mutants() if n != "none"]
+MUTANTS = mutation.scored_mutants()
 
 
 @pytest.mark.parametrize("name", MUTANTS)
