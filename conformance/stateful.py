@@ -805,14 +805,14 @@ class Context:
 
     # -- learning what a fresh topic looks like -------------------------------------------------
     def learn(self) -> None:
-        """Broker count from Metadata; in config rows, the config defaults from DescribeConfigs
-        of a fresh topic (created and deleted here)."""
+        """Broker count from Metadata; a probe topic, created and deleted, shows that topics
+        can be deleted (a broker with ``delete.topic.enable=false`` cannot be asked: S1 deletes
+        in every row and cleans up by deleting); in config rows, DescribeConfigs of the fresh
+        probe gives the config defaults."""
         run = Run(self, self.check.topic("s1-probe"))
         v = self.ranges[METADATA][1]
         resp = run.send(METADATA, v, {"topics": []}, "(setup) Metadata")
         self.defaults.brokers = max(1, len(resp.get("brokers") or []))
-        if not self.watch_configs:
-            return
         name = run.model.name("fresh")
         cv = self.ranges[CREATE_TOPICS][1]
         body = {"topics": [{"name": name, "num_partitions": 1, "replication_factor": 1, "assignments": [],
@@ -826,27 +826,13 @@ class Context:
             if codes != [cm.NONE]:
                 run.fail(f"setup: creating a plain topic answered {[error_name(c) for c in codes]}", line)
             run.script.append(f"{line} -> NONE")
-            dv = self.ranges[DESCRIBE_CONFIGS][1]
-            dbody = {"resources": [{"resource_type": TOPIC_RESOURCE, "resource_name": name,
-                                    "configuration_keys": None}], "include_synonyms": False}
-            if dv >= 3:
-                dbody["include_documentation"] = False
-            deadline = time.monotonic() + SETTLE_SECONDS
-            dline = f"(setup) DescribeConfigs v{dv} {{resources: [{name} (all keys)]}}"
-            while True:
-                r = run.send(DESCRIBE_CONFIGS, dv, dbody, dline)
-                res = [x for x in r.get("results") or [] if x.get("resource_name") == name]
-                code = res[0]["error_code"] if len(res) == 1 else None
-                if code == cm.NONE or time.monotonic() >= deadline:
-                    break
-                time.sleep(0.05)
-            if code != cm.NONE:
-                run.fail(f"setup: DescribeConfigs of a fresh topic answered "
-                         f"{error_name(code) if code is not None else f'{len(res)} results'}", f"{dline} -> {code}")
-            run.script.append(f"{dline} -> NONE ({len(res[0].get('configs') or [])} configs)")
-            self.defaults.configs = {c["name"]: (c.get("value"), c.get("config_source"))
-                                     for c in res[0].get("configs") or []}
-            self.defaults.configs_known = True
+            if self.watch_configs:
+                self._learn_configs(run, name)
+            deleted = self.delete_names([name])
+            dv = self.ranges[DELETE_TOPICS][1]
+            if deleted.get(name) == 73 or (dv < 3 and deleted.get(name) == 42):
+                raise Unsupported(f"the broker does not delete topics (DeleteTopics v{dv} answered "
+                                  f"{error_name(deleted[name])}); S1 deletes topics in every row")
         finally:
             self.setup_script = run.script
             try:
@@ -854,21 +840,48 @@ class Context:
             except Violation:
                 pass
 
-    def delete_owned(self, owns) -> None:
+    def _learn_configs(self, run: Run, name: str) -> None:
+        dv = self.ranges[DESCRIBE_CONFIGS][1]
+        dbody = {"resources": [{"resource_type": TOPIC_RESOURCE, "resource_name": name,
+                                "configuration_keys": None}], "include_synonyms": False}
+        if dv >= 3:
+            dbody["include_documentation"] = False
+        deadline = time.monotonic() + SETTLE_SECONDS
+        dline = f"(setup) DescribeConfigs v{dv} {{resources: [{name} (all keys)]}}"
+        while True:
+            r = run.send(DESCRIBE_CONFIGS, dv, dbody, dline)
+            res = [x for x in r.get("results") or [] if x.get("resource_name") == name]
+            code = res[0]["error_code"] if len(res) == 1 else None
+            if code == cm.NONE or time.monotonic() >= deadline:
+                break
+            time.sleep(0.05)
+        if code != cm.NONE:
+            run.fail(f"setup: DescribeConfigs of a fresh topic answered "
+                     f"{error_name(code) if code is not None else f'{len(res)} results'}", f"{dline} -> {code}")
+        run.script.append(f"{dline} -> NONE ({len(res[0].get('configs') or [])} configs)")
+        self.defaults.configs = {c["name"]: (c.get("value"), c.get("config_source"))
+                                 for c in res[0].get("configs") or []}
+        self.defaults.configs_known = True
+
+    def delete_owned(self, owns) -> dict:
+        """Delete the topics ``owns`` accepts; their DeleteTopics codes by name."""
         v = self.ranges[METADATA][1]
         body = {"topics": None}
         if v >= 4:
             body["allow_auto_topic_creation"] = False
         resp = self.client.answered(METADATA, v, body)
-        names = sorted(t["name"] for t in resp.get("topics") or [] if owns(t.get("name")))
+        return self.delete_names(sorted(t["name"] for t in resp.get("topics") or [] if owns(t.get("name"))))
+
+    def delete_names(self, names: list[str]) -> dict:
         if not names:
-            return
+            return {}
         dv = self.ranges[DELETE_TOPICS][1]
         if dv >= 6:
             dbody = {"topics": [{"name": n, "topic_id": cm.ZERO_UUID} for n in names], "timeout_ms": TIMEOUT_MS}
         else:
             dbody = {"topic_names": names, "timeout_ms": TIMEOUT_MS}
-        self.client.answered(DELETE_TOPICS, dv, dbody)
+        resp = self.client.answered(DELETE_TOPICS, dv, dbody)
+        return {r.get("name"): r["error_code"] for r in resp.get("responses") or []}
 
     # -- runs and failures ------------------------------------------------------------------------
     def new_run(self, sub: str | None = None) -> Run:
