@@ -229,12 +229,20 @@ def test_the_proxy_target_delegates_kill_and_alive():
 
 
 # -- every mutant is killed ----------------------------------------------------------------
-BASELINES: dict = {}
 MUTANTS = mutation.scored_mutants()
+JOBS = int(os.environ.get("KAC_MUTATION_JOBS", "3"))   # runs wait on brokers more than on CPU
+
+
+@pytest.fixture(scope="module")
+def scores(request):
+    """Score the selected mutants once, a few pytest runs at a time."""
+    wanted = [i.callspec.params["name"] for i in request.session.items
+              if i.originalname == "test_every_mutant_is_killed_by_its_property"]
+    args = Namespace(profile="ci", seed=mutation.DEFAULT_SEED, keep=None, timeout=900.0, broker=None)
+    return {s.mutant: s for s in mutation.score_all(wanted, args, JOBS)}
 
 
 @pytest.mark.parametrize("name", MUTANTS)
-def test_every_mutant_is_killed_by_its_property(name):
-    args = Namespace(profile="ci", seed=mutation.DEFAULT_SEED, keep=None, timeout=900.0, broker=None)
-    s = mutation.score(name, args, BASELINES)
+def test_every_mutant_is_killed_by_its_property(scores, name):
+    s = scores[name]
     assert s.killed, f"{name} ({all_mutants()[name].describe()}) survived over {s.broker}: {s.detail}"
