@@ -346,14 +346,12 @@ class Run:
         self.ops: list[dict] = []
         self.script: list[str] = []
         self.unsettled: dict[str, float] = {}       # topic -> until when its policy may lag
-        self.failed = False
 
     # -- failing ------------------------------------------------------------------------
     def fail(self, problem: str, line: str | None = None):
         if line is not None:
             self.script.append(line)
         self.script.append(f"   !! {_abbrev(problem, self.sub)}")
-        self.failed = True
         self.ctx.record_failure(self, problem)
         raise Violation(self.ctx.message(self, problem))
 
