@@ -67,9 +67,14 @@ def categorize(base: Cell | None, cur: Cell | None, base_props: set) -> str:
     return "same" if was == now else "changed"
 
 
+def _order(key: tuple) -> tuple:
+    """Cells sorted by broker, then API and version numerically, then property."""
+    return tuple((x is None, x if isinstance(x, int) else 0, str(x)) for x in key)
+
+
 def compare(base: dict, cur: dict) -> list[tuple[str, Cell | None, Cell | None]]:
     props = {c.property for c in base.values()}
-    keys = sorted(set(base) | set(cur), key=lambda k: tuple((x is None, str(x)) for x in k))
+    keys = sorted(set(base) | set(cur), key=_order)
     return [(categorize(base.get(k), cur.get(k), props), base.get(k), cur.get(k)) for k in keys]
 
 
@@ -88,6 +93,8 @@ def read_baseline(path: str) -> tuple[dict, str]:
             raise ReportError(f"baseline {path} is not a baseline file ({e}); write one with "
                               "--write-baseline FILE, or give a run folder") from None
         return {c.key: c for c in cells}, f"{path} ({len(cells)} cells, written {doc.get('written_at')})"
+    if os.path.isfile(path):  # a results.jsonl: its run folder
+        path = os.path.dirname(path) or "."
     if os.path.isdir(path):
         is_run = os.path.isfile(os.path.join(path, RESULTS))
         loaded = load(find_runs([] if is_run else [path], [path] if is_run else []))
@@ -101,7 +108,7 @@ def write_baseline(path: str, cells: dict, runs: list) -> None:
            "runs": [r[1] for r in runs],
            "cells": [{k: getattr(c, k) for k in ("broker", "api_key", "api_name", "api_version", "property",
                                                  "outcome", "run_id", "row_id", "results", "message")}
-                     for _, c in sorted(cells.items(), key=lambda kv: tuple(str(x) for x in kv[0]))]}
+                     for _, c in sorted(cells.items(), key=lambda kv: _order(kv[0]))]}
     try:
         with open(path, "w", encoding="utf-8") as fh:
             json.dump(doc, fh, indent=1)
@@ -120,7 +127,7 @@ def junit_cases(result: list, strict: bool) -> list[junit.Case]:
             if cur.message:
                 text += f"\n{cur.message}"
         case = junit.Case(f"conformance.{c.broker}.{c.api_name or 'broker'}",
-                          f"{c.api_name or 'broker'} v{c.api_version} {c.property}", text=text)
+                          label(c).removeprefix(c.broker + " "), text=text)
         if CATEGORIES[cat][1 if strict else 0]:
             case.status, case.message = "failure", f"{cat}: {TITLES[cat]}"
         elif cur is None or cur.outcome in ("unsupported", "skip"):

@@ -179,3 +179,17 @@ def test_failures_carry_counterexample_and_replay(report):
         assert row["row_id"] == int(row_id) and row["outcome"] == "fail" and _key(row) == _key(f)
         assert json.loads(f["counterexample"]) == row["counterexample"]
         assert f["message"] == row["message"] and f["source"] == row["source"]
+
+
+def test_runs_with_only_malformed_lines_give_empty_tables_and_a_page(spark, tmp_path):
+    from reports.__main__ import main
+    from reports.synthetic import write_run
+
+    write_run(tmp_path / "res", "r1", [], extra_lines={1: "garbage", 2: '{"row_id": 1}'})
+    out = tmp_path / "out"
+    assert main(["--results-dir", str(tmp_path / "res"), "--out", str(out), "--quiet"], spark=spark) == 0
+    assert spark.read.parquet(str(out / "tables" / "matrix")).count() == 0
+    assert [(m.line, m.reason) for m in spark.read.parquet(str(out / "tables" / "malformed")).orderBy("line")
+            .collect()] == [(1, "not a JSON object (or a cut-off line)"), (2, "missing field run_id")]
+    assert not (out / "tables" / "_staging").exists()
+    assert "2 malformed lines" in (out / "index.html").read_text(encoding="utf-8")

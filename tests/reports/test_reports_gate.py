@@ -90,9 +90,9 @@ def test_junit_xml_one_testcase_per_compared_cell(tmp_path, base_run, capsys):
     cases = suite.findall("testcase")
     assert len(cases) == len(BASE) == int(suite.get("tests"))
     failed = [c for c in cases if c.find("failure") is not None]
-    assert [c.get("name") for c in failed] == ["CreateTopics v1 P1"]
+    assert [c.get("name") for c in failed] == ["CreateTopics(19) v1 P1"]
     assert "pass to fail" in failed[0].find("failure").get("message")
-    assert [c.get("name") for c in cases if c.find("skipped") is not None] == ["CreateTopics v0 V1"]
+    assert [c.get("name") for c in cases if c.find("skipped") is not None] == ["CreateTopics(19) v0 V1"]
     assert suite.get("failures") == "1" and suite.get("skipped") == "1"
 
 
