@@ -305,15 +305,10 @@ class Model:
         out = []
         for r in resources:
             name, key = r["name"], ("name", r["name"])
-            if counts[name] > 1:
-                out.append(_e(key, INVALID_REQUEST, "resource given twice"))
-                continue
-            keys = [k for k, _, _ in r["ops"]]
-            if len(set(keys)) < len(keys):
-                out.append(_e(key, INVALID_REQUEST, "duplicate config key"))
-                continue
-            if any(v is None and op != "DELETE" for _, op, v in r["ops"]):
-                out.append(_e(key, INVALID_REQUEST, "null value"))
+            refused = _malformed(key, counts[name] > 1, [k for k, _, _ in r["ops"]],
+                                 any(v is None and op != "DELETE" for _, op, v in r["ops"]))
+            if refused:
+                out.append(refused)
                 continue
             t = self.topics.get(name)
             new: dict[str, Value] = dict(t.configs) if t else {}
@@ -361,15 +356,10 @@ class Model:
         out = []
         for r in resources:
             name, key = r["name"], ("name", r["name"])
-            if counts[name] > 1:
-                out.append(_e(key, INVALID_REQUEST, "resource given twice"))
-                continue
-            keys = [k for k, _ in r["configs"]]
-            if len(set(keys)) < len(keys):
-                out.append(_e(key, INVALID_REQUEST, "duplicate config key"))
-                continue
-            if any(v is None for _, v in r["configs"]):
-                out.append(_e(key, INVALID_REQUEST, "null value"))
+            refused = _malformed(key, counts[name] > 1, [k for k, _ in r["configs"]],
+                                 any(v is None for _, v in r["configs"]))
+            if refused:
+                out.append(refused)
                 continue
             out.append(self._altered(key, name, self.topics.get(name), dict(r["configs"]), False, validate_only))
         return out
@@ -561,6 +551,19 @@ def _list_op(base: Value, op: str, elems: list[str]) -> Value:
 
 def _entries(entry: dict) -> dict[str, dict]:
     return {c["name"]: c for c in entry.get("configs") or []}
+
+
+def _malformed(key, twice: bool, keys: list[str], null_value: bool) -> Expect | None:
+    """What both config APIs refuse per resource before looking at the topic
+    (ConfigAdminManager.preprocess): the resource twice in one request, a key twice, a null
+    value where the operation needs one."""
+    if twice:
+        return _e(key, INVALID_REQUEST, "resource given twice")
+    if len(set(keys)) < len(keys):
+        return _e(key, INVALID_REQUEST, "duplicate config key")
+    if null_value:
+        return _e(key, INVALID_REQUEST, "null value")
+    return None
 
 
 def _counts(values) -> dict:

@@ -18,10 +18,28 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from fixtures.admin import Admin
+from fixtures.harness import Violation
 from strategies import domain as d
 from strategies.domain import admin_request
 
+from .reference import error_codes as ec
+
 TOPIC = d.TOPIC
+
+
+def existing_topics(check, api_key: int) -> list[str]:
+    """One topic the check creates first (so 'already exists', 'not an increase' and
+    successes occur); none when the broker cannot create it (the check then provokes the
+    other errors)."""
+    if api_key == ec.METADATA and not check.broker.advertised(ec.CREATE_TOPICS):
+        return []
+    name = f"{check.prefix}{check.prop}-{api_key}-{check.api_version}-x"
+    try:
+        Admin(check).create_topic(name, partitions=2)
+    except Violation:
+        return []
+    return [name]
 
 
 def _names(prefix: str, existing: list[str]) -> SearchStrategy[str]:

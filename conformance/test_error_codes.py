@@ -37,9 +37,8 @@ from __future__ import annotations
 import pytest
 
 from fixtures import traffic
-from fixtures.admin import Admin
 from fixtures.codec import APIS
-from fixtures.harness import Violation, expect
+from fixtures.harness import expect
 
 from . import provoke
 from .apis import MUTATING_KEYS, every_version
@@ -99,19 +98,6 @@ def gated_cells():
             if ec.forbidden_codes(*p.values) or p.values[0] == ec.DELETE_TOPICS]
 
 
-def _existing(check, api_key: int) -> list[str]:
-    """One topic that exists (so 'already exists', 'not an increase' and successes occur);
-    none when the broker cannot create it (the check then provokes the other errors)."""
-    if api_key == ec.METADATA and not check.broker.advertised(ec.CREATE_TOPICS):
-        return []
-    name = f"{check.prefix}{check.prop}-{api_key}-{check.api_version}-x"
-    try:
-        Admin(check).create_topic(name, partitions=2)
-    except Violation:
-        return []
-    return [name]
-
-
 @pytest.mark.prop("P5", source=SOURCE)
 @pytest.mark.reads_traffic
 @pytest.mark.parametrize("api_key,version", gated_cells())
@@ -122,7 +108,7 @@ def test_p5_codes_introduced_later_never_answer_older_versions(check, api_key, v
     if api_key in MUTATING_KEYS:
         check.require_mutations()
     client = check.client()
-    existing = _existing(check, api_key)
+    existing = provoke.existing_topics(check, api_key)
 
     def no_later_code(value):
         body = value["body"]

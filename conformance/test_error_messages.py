@@ -29,9 +29,8 @@ from __future__ import annotations
 import pytest
 
 from fixtures import traffic
-from fixtures.admin import Admin
 from fixtures.codec import APIS
-from fixtures.harness import Violation, expect
+from fixtures.harness import expect
 
 from . import provoke
 from .apis import MUTATING_KEYS, every_version
@@ -155,15 +154,6 @@ def _hard_problems(api_key, version, request, response):
     return message_problems(api_key, version, response)[0] if api_key in ON_SUCCESS else []
 
 
-def _existing(check, api_key: int) -> list[str]:
-    name = f"{check.prefix}{check.prop}-{api_key}-{check.api_version}-x"
-    try:
-        Admin(check).create_topic(name, partitions=2)
-    except Violation:
-        return []
-    return [name]
-
-
 @pytest.mark.prop("P6", source=SOURCE)
 @pytest.mark.reads_traffic
 @pytest.mark.parametrize("api_key,version", every_version(APIS_WITH_MESSAGES))
@@ -175,7 +165,7 @@ def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
     if api_key in MUTATING_KEYS:
         check.require_mutations()
     client = check.client()
-    existing = _existing(check, api_key)
+    existing = provoke.existing_topics(check, api_key)
     soft: set[str] = set()
 
     def messages_as_kafka(value):

@@ -13,7 +13,7 @@ import sys
 
 from . import aggregate, dashboard
 from .cli import run
-from .spark import session
+from .spark import using
 
 
 def parser() -> argparse.ArgumentParser:
@@ -29,14 +29,9 @@ def main(argv=None, spark=None) -> int:
     args = parser().parse_args(argv)
     dirs, runs = aggregate.inputs(args)
     tables = args.tables or os.path.join(args.out, "tables")
-    own = spark is None
-    spark = spark or session(args.master, args.driver_memory)
-    try:
+    with using(spark, args.master, args.driver_memory) as spark:
         s = aggregate.aggregate(spark, dirs, runs, tables, args.quiet)
         page = dashboard.dashboard(spark, tables, args.out, args.quiet)
-    finally:
-        if own:
-            spark.stop()
     print(f"{s['cells']:,} cells ({s['failing']:,} failing) from {s['rows']:,} rows in {s['runs']:,} runs; "
           f"{s['malformed']:,} malformed lines")
     print(f"dashboard: {page}")

@@ -15,7 +15,7 @@ from pyspark.sql import functions as F
 
 from . import load, paths, tables
 from .cli import Phases, ReportError, run
-from .spark import DEFAULT_MASTER, session
+from .spark import DEFAULT_MASTER, using
 
 TABLES = ("runs", "matrix", "scores", "failures", "changes", "flaky", "malformed")
 SHOW_MALFORMED = 10
@@ -114,13 +114,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None, spark: SparkSession | None = None) -> int:
     args = parser().parse_args(argv)
     dirs, runs = inputs(args)
-    own = spark is None
-    spark = spark or session(args.master, args.driver_memory)
-    try:
+    with using(spark, args.master, args.driver_memory) as spark:
         s = aggregate(spark, dirs, runs, args.out, args.quiet)
-    finally:
-        if own:
-            spark.stop()
     print(f"tables: {s['out']} ({s['cells']:,} cells from {s['rows']:,} rows in {s['seconds']:.1f}s)")
     return 0
 

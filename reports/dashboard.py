@@ -19,7 +19,7 @@ from pyspark.sql import types as T
 from . import html
 from .cli import Phases, ReportError, run
 from .paths import is_local
-from .spark import session
+from .spark import using
 
 CAPS = {"matrix": 20_000, "failures": 2_000, "scores": 5_000, "changes": 300, "flaky": 300,
         "runs": 300, "malformed": 100}
@@ -97,13 +97,8 @@ def main(argv=None, spark: SparkSession | None = None) -> int:
     args = parser().parse_args(argv)
     if is_local(args.tables) and not os.path.isdir(args.tables.removeprefix("file:")):
         raise ReportError(f"no such folder: {args.tables}; run python -m reports.aggregate --out TABLES_DIR first")
-    own = spark is None
-    spark = spark or session(args.master)
-    try:
+    with using(spark, args.master) as spark:
         path = dashboard(spark, args.tables, args.out, args.quiet)
-    finally:
-        if own:
-            spark.stop()
     print(f"dashboard: {path}")
     return 0
 

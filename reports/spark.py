@@ -1,6 +1,7 @@
 """A quiet Spark session: UI off, no progress bars, log level WARN (or ERROR)."""
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
 
@@ -53,3 +54,16 @@ def session(master: str | None = None, driver_memory: str | None = None,
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel(level)
     return spark
+
+
+@contextlib.contextmanager
+def using(spark=None, master: str | None = None, driver_memory: str | None = None):
+    """The caller's session when given (left running), else a new one stopped on exit."""
+    if spark is not None:
+        yield spark
+        return
+    spark = session(master, driver_memory)
+    try:
+        yield spark
+    finally:
+        spark.stop()
