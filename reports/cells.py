@@ -1,8 +1,9 @@
 """Pure-Python reading of local run folders: the latest outcome of every cell (for the gate).
 
 Same rules as the Spark job: lines are validated with schema.check_line, malformed ones
-are counted with file and line; "latest" orders by run start (the manifest's started_at,
-else the run's first row), then started_at, then row_id.
+are counted with file and line; within a run the most severe row decides a cell (the
+latest among equals, schema.SEVERITY); across runs the latest run's verdict stands,
+ordered by run start (the manifest's started_at, else the run's first row).
 """
 from __future__ import annotations
 
@@ -75,8 +76,8 @@ def _manifest_start(results: str):
 
 
 def read_run(results: str, malformed: list) -> tuple | None:
-    """One run -> (run_start, run_id, results, {cell key: latest Cell in the run}); None if
-    it has no valid row. Malformed lines are appended to ``malformed``."""
+    """One run -> (run_start, run_id, results, {cell key: the Cell deciding it in the run});
+    None if it has no valid row. Malformed lines are appended to ``malformed``."""
     mine, first = {}, None
     with open(results, encoding="utf-8", errors="replace") as fh:
         for n, line in enumerate(fh, 1):
@@ -88,7 +89,7 @@ def read_run(results: str, malformed: list) -> tuple | None:
             first = t if first is None or t < first else first
             c = Cell(row["broker"], row["api_key"], row["api_name"], row["api_version"], row["property"],
                      row["outcome"], row["run_id"], row["row_id"], results, row.get("message"),
-                     (t, row["row_id"]))
+                     (schema.severity(row["outcome"]), t, row["row_id"]))
             if c.key not in mine or c.order > mine[c.key].order:
                 mine[c.key] = c
     if not mine:

@@ -27,7 +27,7 @@ ORDER = {"matrix": ["broker", "api_key", "api_version", "property"],
          "failures": ["broker", "api_key", "api_version", "property"],
          "scores": ["broker", "scope", "api_key"],
          "changes": ["-to_run_start", "broker", "api_key", "api_version", "property"],
-         "flaky": ["-n_fail", "broker", "api_key", "api_version", "property"],
+         "flaky": ["-runs_fail", "broker", "api_key", "api_version", "property"],
          "runs": ["-run_start", "run_id"], "malformed": ["file", "line"]}  # "-": descending
 
 

@@ -273,11 +273,11 @@ def page(d: dict) -> str:
                     ("property", "property"), ("from run", "from_run_id"), ("to run", "to_run_id"),
                     ("to run start", "to_run_start"), ("message", "message"), ("replay", "replay")],
                     lambda r: r["kind"]) + _more("changes", len(d["changes"]), totals) + "</section>")
-    body.append('<section id="flaky-sec"><h2>Flaky cells (pass and fail under one broker build)</h2>'
+    body.append('<section id="flaky-sec"><h2>Flaky cells (passed in one run, failed in another, same broker build)</h2>'
                 + rows_table("flaky", d["flaky"], [
                     ("broker", "broker"), ("impl", "broker_impl"), ("version", "broker_version"),
-                    ("API", "api_name"), ("v", "api_version"), ("property", "property"), ("pass", "n_pass"),
-                    ("fail", "n_fail"), ("runs", "runs"), ("last pass", "last_pass_run_id"),
+                    ("API", "api_name"), ("v", "api_version"), ("property", "property"),
+                    ("runs passed", "runs_pass"), ("runs failed", "runs_fail"), ("runs", "runs"), ("last pass", "last_pass_run_id"),
                     ("last fail", "last_fail_run_id")]) + _more("flaky", len(d["flaky"]), totals) + "</section>")
     body.append('<section id="runs-sec"><h2>Runs</h2>' + rows_table("runs", runs, [
         ("run", "run_id"), ("start", "run_start"), ("complete", "complete"), ("rows", "rows"),

@@ -10,6 +10,16 @@ import json
 
 OUTCOMES = ("pass", "fail", "error", "unsupported", "skip")
 
+# A run may hold several rows for one cell (several tests check one property at one API
+# version). The cell's outcome in that run is its most severe row's: any failing check
+# fails the cell, an undecided one leaves it undecided; among rows of equal severity the
+# latest stands for the cell (its counterexample, message and replay).
+SEVERITY = ("skip", "unsupported", "pass", "error", "fail")  # least to most severe
+
+
+def severity(outcome: str) -> int:
+    return SEVERITY.index(outcome)
+
 # (name, kind, nullable). kind: int | str | float | object (a JSON object kept as text).
 FIELDS = (
     ("row_id", "int", False),

@@ -9,7 +9,7 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
 from .load import RESULTS, decoded, shown
-from .schema import OUTCOMES
+from .schema import OUTCOMES, SEVERITY
 
 CELL = ["broker", "api_key", "api_version", "property"]
 BUILD = ["broker_impl", "broker_version"]
@@ -61,11 +61,17 @@ def runs(files: DataFrame, lines: DataFrame, manifests: DataFrame) -> DataFrame:
                     F.coalesce("brokers", F.array().cast("array<string>")).alias("brokers")))
 
 
+def _severity(c: Column) -> Column:
+    return F.coalesce(*[F.when(c == o, F.lit(i)) for i, o in enumerate(SEVERITY)])
+
+
 def run_cells(valid: DataFrame, runs_df: DataFrame) -> DataFrame:
-    """One row per (run, build, cell): outcome counts and the run's last row for the cell.
+    """One row per (run, build, cell): outcome counts and ``last``, the row that decides
+    the cell in that run: the most severe (schema.SEVERITY), the latest among equals.
 
     A run tests one build of a broker, so counting these rows counts runs."""
-    last = F.struct("started_ts", "row_id", "outcome", "message", "counterexample", "source")
+    last = F.struct(_severity(F.col("outcome")).alias("severity"), "started_ts", "row_id", "outcome",
+                    "message", "counterexample", "source")
     per = valid.groupBy("file", *CELL, *BUILD).agg(
         F.max("api_name").alias("api_name"), F.count("*").alias("n"),
         *[_count(o) for o in OUTCOMES], F.max(last).alias("last"))
@@ -73,7 +79,8 @@ def run_cells(valid: DataFrame, runs_df: DataFrame) -> DataFrame:
 
 
 def matrix(cells: DataFrame) -> DataFrame:
-    """broker x api x version x property -> outcome counts, latest outcome, first failing run."""
+    """broker x api x version x property -> row outcome counts, latest outcome (the
+    deciding row of the latest run), first failing run."""
     latest = F.struct("run_start", "run_id", F.col("last.started_ts").alias("started_ts"),
                       F.col("last.row_id").alias("row_id"), F.col("last.outcome").alias("outcome"),
                       F.col("last.message").alias("message"), F.col("last.counterexample").alias("counterexample"),
@@ -130,7 +137,7 @@ def changes(cells: DataFrame) -> DataFrame:
     """Regressions (pass -> fail) and fixes (fail -> pass) between consecutive runs of a broker.
 
     Consecutive = adjacent in the broker's runs ordered by run start; a cell compares its
-    last outcome in run N-1 with its last outcome in run N (both runs must have it)."""
+    outcome in run N-1 with its outcome in run N (both runs must have it)."""
     per_run = cells.groupBy("broker", "file", "run_id", "run_start", "api_key", "api_version", "property").agg(
         F.max("api_name").alias("api_name"), F.max("last").alias("last"))
     order = Window.partitionBy("broker").orderBy("run_start", "run_id", "file")
@@ -157,11 +164,17 @@ def changes(cells: DataFrame) -> DataFrame:
 
 
 def flaky(cells: DataFrame) -> DataFrame:
-    """Cells with both pass and fail rows under one broker build (broker, impl, version)."""
-    when_run = lambda c: F.max(F.when(F.col(c) > 0, F.struct("run_start", "run_id")))  # noqa: E731
+    """Cells that passed in one run and failed in another of the same broker build
+    (broker, impl, version). Several checks of one cell disagreeing within a run is not
+    flakiness: that run's outcome is fail (run_cells)."""
+    outcome = F.col("last.outcome")
+    when_run = lambda o: F.max(F.when(outcome == o, F.struct("run_start", "run_id")))  # noqa: E731
     f = cells.groupBy("broker", *BUILD, "api_key", "api_version", "property").agg(
         F.max("api_name").alias("api_name"), F.sum("n").alias("rows"), *_sums(),
-        F.count("*").alias("runs"), when_run("n_pass").alias("lp"), when_run("n_fail").alias("lf"))
-    return f.where((F.col("n_pass") > 0) & (F.col("n_fail") > 0)).select(
+        F.count("*").alias("runs"), F.sum(F.when(outcome == "pass", 1).otherwise(0)).alias("runs_pass"),
+        F.sum(F.when(outcome == "fail", 1).otherwise(0)).alias("runs_fail"),
+        when_run("pass").alias("lp"), when_run("fail").alias("lf"))
+    return f.where((F.col("runs_pass") > 0) & (F.col("runs_fail") > 0)).select(
         "broker", *BUILD, "api_key", "api_name", "api_version", "property", "rows", *COUNTS, "runs",
+        "runs_pass", "runs_fail",
         F.col("lp.run_id").alias("last_pass_run_id"), F.col("lf.run_id").alias("last_fail_run_id"))

@@ -47,7 +47,9 @@ def write_crafted(results_dir) -> dict:
     b = [_c("P1", 19, 0, "fail"), _c("P1", 19, 1, "fail"), _c("P1", 19, 1, "pass"), _c("P2", 19, 0, "pass"),
          _c("V1", 19, 0, "unsupported"), _c("S1", None, None, "pass")]
     b += [_c("C1", 44, i % 2, "pass") for i in range(200)]  # filler: a file Spark splits in several blocks
-    c = [_c("P2", 19, 0, "fail", B2), _c("P1", 19, 0, "fail", B2), _c("P1", 19, 1, "pass", B2)]
+    c = [_c("P2", 19, 0, "fail", B2), _c("P1", 19, 0, "fail", B2), _c("P1", 19, 1, "pass", B2),
+         # three checks of one cell: the failing one decides, though a pass comes after it
+         _c("T1", 19, 0, "pass", B2), _c("T1", 19, 0, "fail", B2), _c("T1", 19, 0, "pass", B2)]
     runs = {
         "a": write_run(results_dir, "zz-a", a, start=T0),
         "b": write_run(results_dir, "aa-b", b, start=T0 + dt.timedelta(hours=1),

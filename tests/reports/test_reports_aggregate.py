@@ -41,30 +41,34 @@ def _cell(r):
 
 @pytest.fixture(scope="module")
 def py(results_dir):
-    """The matrix, changes and flaky cells recomputed in plain Python."""
+    """The matrix, changes and flaky cells recomputed in plain Python.
+
+    Within a run the most severe row decides a cell (fail > error > pass > unsupported >
+    skip, the latest among equals); the latest run's verdict is the cell's latest outcome."""
+    rank = ("skip", "unsupported", "pass", "error", "fail").index
     runs = _runs(results_dir)
     matrix = defaultdict(lambda: {"rows": 0, **{f"n_{o}": 0 for o in OUTCOMES}, "builds": set(),
                                   "latest": None, "first_fail": None})
-    per_run = defaultdict(dict)  # (broker, run order) -> cell -> latest row in run
-    flaky = defaultdict(lambda: {"n_pass": 0, "n_fail": 0})
+    per_run = defaultdict(dict)  # (broker, run order) -> cell -> (rank, the row deciding it)
     for start, run_id, path, rows, _ in runs:
         for r in rows:
             m = matrix[_cell(r)]
             m["rows"] += 1
             m[f"n_{r['outcome']}"] += 1
             m["builds"].add((path, r["broker_impl"], r["broker_version"]))
-            order = (start, run_id, schema.parse_time(r["started_at"]), r["row_id"])
-            if m["latest"] is None or order > m["latest"][0]:
-                m["latest"] = (order, r, path)
             if r["outcome"] == "fail" and (m["first_fail"] is None or (start, run_id) < m["first_fail"]):
                 m["first_fail"] = (start, run_id)
             pr = per_run[(r["broker"], (start, run_id, path))]
-            if _cell(r) not in pr or order[2:] > pr[_cell(r)][0]:
-                pr[_cell(r)] = (order[2:], r)
-            f = flaky[(r["broker"], r["broker_impl"], r["broker_version"], r["api_key"], r["api_version"],
-                       r["property"])]
-            if r["outcome"] in ("pass", "fail"):
-                f[f"n_{r['outcome']}"] += 1
+            decides = (rank(r["outcome"]), schema.parse_time(r["started_at"]), r["row_id"])
+            if _cell(r) not in pr or decides > pr[_cell(r)][0]:
+                pr[_cell(r)] = (decides, r)
+    flaky = defaultdict(set)  # cell and build -> the outcomes of its runs
+    for (broker, (start, run_id, path)), cells in per_run.items():
+        for cell, (_, r) in cells.items():
+            m = matrix[cell]
+            if m["latest"] is None or (start, run_id) > m["latest"][0]:
+                m["latest"] = ((start, run_id), r, path)
+            flaky[(broker, r["broker_impl"], r["broker_version"], *cell[1:])].add(r["outcome"])
     changes = set()
     for broker in {b for b, _ in per_run}:
         seq = sorted(o for b, o in per_run if b == broker)
@@ -74,7 +78,7 @@ def py(results_dir):
                 was, now = p[cell][1]["outcome"], c[cell][1]["outcome"]
                 if (was, now) in (("pass", "fail"), ("fail", "pass")):
                     changes.add(("regression" if now == "fail" else "fix", *cell, prev[1], cur[1]))
-    flaky_keys = {k for k, v in flaky.items() if v["n_pass"] and v["n_fail"]}
+    flaky_keys = {k for k, v in flaky.items() if {"pass", "fail"} <= v}
     return {"runs": runs, "matrix": dict(matrix), "changes": changes, "flaky": flaky_keys}
 
 
@@ -90,7 +94,7 @@ def test_matrix_equals_python_recomputation(report, py):
         assert got["rows"] == want["rows"], cell
         assert {o: got[f"n_{o}"] for o in OUTCOMES} == {o: want[f"n_{o}"] for o in OUTCOMES}, cell
         assert got["runs"] == len(want["builds"]), cell
-        (_, _, _, _), latest, path = want["latest"]
+        _, latest, path = want["latest"]
         assert got["latest_outcome"] == latest["outcome"], cell
         assert (got["latest_run_id"], got["latest_row_id"]) == (latest["run_id"], latest["row_id"]), cell
         assert got["latest_results"] == path, cell
@@ -125,15 +129,15 @@ def test_runs_start_from_manifest_or_first_row(report):
 
 def test_scores_are_share_of_applicable_cells_passing(report):
     scores = {(s["broker"], s["scope"], s["api_key"]): s for s in report["tables"]["scores"]}
-    # crafted, latest: CreateTopics P1v0 fail, P1v1 pass, P2v0 fail, V1v0 unsupported;
-    # IncrementalAlterConfigs C1 v0, v1 pass; whole-broker S1 pass.
+    # crafted, latest: CreateTopics P1v0 fail, P1v1 pass, P2v0 fail, T1v0 fail (pass, fail,
+    # pass in one run), V1v0 unsupported; IncrementalAlterConfigs C1 v0, v1 pass; whole-broker S1 pass.
     ct = scores[(CRAFTED, "api", 19)]
-    assert (ct["cells"], ct["applicable"], ct["passing"], ct["n_unsupported"]) == (4, 3, 1, 1)
-    assert ct["score"] == pytest.approx(1 / 3)
+    assert (ct["cells"], ct["applicable"], ct["passing"], ct["n_unsupported"]) == (5, 4, 1, 1)
+    assert ct["score"] == pytest.approx(1 / 4)
     assert scores[(CRAFTED, "api", 44)]["score"] == 1.0
     assert scores[(CRAFTED, "api", None)]["score"] == 1.0
     overall = scores[(CRAFTED, "overall", None)]
-    assert (overall["cells"], overall["applicable"], overall["passing"]) == (7, 6, 4)
+    assert (overall["cells"], overall["applicable"], overall["passing"]) == (8, 7, 4)
     # every broker: recompute from the matrix's latest outcomes
     for (broker, scope, api), s in scores.items():
         cells = [m for m in report["tables"]["matrix"] if m["broker"] == broker
@@ -149,8 +153,10 @@ def test_regressions_and_fixes_between_consecutive_runs(report, py):
             c["to_run_id"]) for c in report["tables"]["changes"]}
     assert got == py["changes"]
     crafted = {g for g in got if g[1] == CRAFTED}
+    # aa-b has P1 v1 fail then pass: one failing check fails the cell, so no fix from zz-a
+    # (fail) to aa-b, and a fix from aa-b to mm-c (pass)
     assert crafted == {("regression", CRAFTED, 19, 0, "P1", "zz-a", "aa-b"),
-                       ("fix", CRAFTED, 19, 1, "P1", "zz-a", "aa-b"),
+                       ("fix", CRAFTED, 19, 1, "P1", "aa-b", "mm-c"),
                        ("regression", CRAFTED, 19, 0, "P2", "aa-b", "mm-c")}
     reg = next(c for c in report["tables"]["changes"] if c["kind"] == "regression" and c["to_run_id"] == "mm-c")
     assert reg["replay"].startswith(f"tox -e conformance -- --broker {CRAFTED} --replay ")
@@ -160,9 +166,11 @@ def test_flaky_cells_share_a_broker_build(report, py):
     got = {(f["broker"], f["broker_impl"], f["broker_version"], f["api_key"], f["api_version"], f["property"])
            for f in report["tables"]["flaky"]}
     assert got == py["flaky"]
-    # P2 v0 passed under 1.0 and failed under 2.0: a regression, not flaky
-    assert {g for g in got if g[0] == CRAFTED} == {(CRAFTED, "craft", "1.0", 19, 0, "P1"),
-                                                   (CRAFTED, "craft", "1.0", 19, 1, "P1")}
+    # P2 v0 passed under 1.0 and failed under 2.0: a regression, not flaky; P1 v1 failed in
+    # both 1.0 runs (in aa-b one check failed, another passed): failing, not flaky
+    assert {g for g in got if g[0] == CRAFTED} == {(CRAFTED, "craft", "1.0", 19, 0, "P1")}
+    p1 = next(f for f in report["tables"]["flaky"] if f["broker"] == CRAFTED)
+    assert (p1["runs"], p1["runs_pass"], p1["runs_fail"]) == (2, 1, 1)
 
 
 def test_failures_carry_counterexample_and_replay(report):
@@ -179,6 +187,9 @@ def test_failures_carry_counterexample_and_replay(report):
         assert row["row_id"] == int(row_id) and row["outcome"] == "fail" and _key(row) == _key(f)
         assert json.loads(f["counterexample"]) == row["counterexample"]
         assert f["message"] == row["message"] and f["source"] == row["source"]
+    # mm-c checked T1 v0 three times: pass, fail, pass; the failing row is the cell's
+    t1 = next(f for f in failures if f["broker"] == CRAFTED and f["property"] == "T1")
+    assert (t1["run_id"], t1["row_id"], t1["n_pass"], t1["n_fail"]) == ("mm-c", 5, 2, 1)
 
 
 def test_runs_with_only_malformed_lines_give_empty_tables_and_a_page(spark, tmp_path):

@@ -90,7 +90,7 @@ def test_scores_comparison_and_cross_run_tables_are_shown(page, report):
     from selenium.webdriver.common.by import By
 
     score = page.find_element(By.CSS_SELECTOR, f'#scores td[data-broker="{CRAFTED}"][data-api="19"]')
-    assert score.text.startswith("33.3%")
+    assert score.text.startswith("25.0%")  # 1 of 4 applicable CreateTopics cells pass
     rows = page.find_elements(By.CSS_SELECTOR, "#compare tbody tr")
     differ = [r for r in rows if r.get_attribute("data-differs") == "1"]
     assert differ and all(r.is_displayed() for r in differ)

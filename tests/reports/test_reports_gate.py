@@ -80,6 +80,15 @@ def test_latest_outcome_decides_and_last_selects_runs(tmp_path, base_run, capsys
     assert _gate(capsys, "--results-dir", results, "--last", "1", "--baseline", base_run)[0] == 0
 
 
+def test_one_failing_check_of_a_cell_fails_it_whatever_comes_after(tmp_path, base_run, capsys):
+    # P1 v1 checked three times in the new run: pass, fail, pass (several tests, one property)
+    rows = _cells(BASE) + [row("tansu", "P1", 19, 1, o) for o in ("fail", "pass")]
+    new = write_run(tmp_path / "new", "run-new", rows, start=T0 + dt.timedelta(hours=1))
+    status, out = _gate(capsys, new, "--baseline", base_run)
+    assert status == 1 and "tansu CreateTopics(19) v1 P1: pass -> fail" in out
+    assert f"--replay {new}/results.jsonl:5" in out  # the failing row, not the last one
+
+
 def test_junit_xml_one_testcase_per_compared_cell(tmp_path, base_run, capsys):
     new = _run(tmp_path, {**BASE, ("P1", 19, 1): "fail", ("V1", 19, 0): "unsupported"},
                extra={2: "not json"})
