@@ -171,8 +171,8 @@ def flaky(cells: DataFrame) -> DataFrame:
     when_run = lambda o: F.max(F.when(outcome == o, F.struct("run_start", "run_id")))  # noqa: E731
     f = cells.groupBy("broker", *BUILD, "api_key", "api_version", "property").agg(
         F.max("api_name").alias("api_name"), F.sum("n").alias("rows"), *_sums(),
-        F.count("*").alias("runs"), F.sum(F.when(outcome == "pass", 1).otherwise(0)).alias("runs_pass"),
-        F.sum(F.when(outcome == "fail", 1).otherwise(0)).alias("runs_fail"),
+        F.count("*").alias("runs"), _count("pass", "last.outcome").alias("runs_pass"),
+        _count("fail", "last.outcome").alias("runs_fail"),
         when_run("pass").alias("lp"), when_run("fail").alias("lf"))
     return f.where((F.col("runs_pass") > 0) & (F.col("runs_fail") > 0)).select(
         "broker", *BUILD, "api_key", "api_name", "api_version", "property", "rows", *COUNTS, "runs",

@@ -45,7 +45,6 @@ def py(results_dir):
 
     Within a run the most severe row decides a cell (fail > error > pass > unsupported >
     skip, the latest among equals); the latest run's verdict is the cell's latest outcome."""
-    rank = ("skip", "unsupported", "pass", "error", "fail").index
     runs = _runs(results_dir)
     matrix = defaultdict(lambda: {"rows": 0, **{f"n_{o}": 0 for o in OUTCOMES}, "builds": set(),
                                   "latest": None, "first_fail": None})
@@ -59,7 +58,7 @@ def py(results_dir):
             if r["outcome"] == "fail" and (m["first_fail"] is None or (start, run_id) < m["first_fail"]):
                 m["first_fail"] = (start, run_id)
             pr = per_run[(r["broker"], (start, run_id, path))]
-            decides = (rank(r["outcome"]), schema.parse_time(r["started_at"]), r["row_id"])
+            decides = (schema.severity(r["outcome"]), schema.parse_time(r["started_at"]), r["row_id"])
             if _cell(r) not in pr or decides > pr[_cell(r)][0]:
                 pr[_cell(r)] = (decides, r)
     flaky = defaultdict(set)  # cell and build -> the outcomes of its runs
