@@ -77,6 +77,10 @@ KEYS = {v: k for k, v in NAMES.items()}
 #: Steps per example, and the seconds hypothesis may spend shrinking one failure.
 STEPS = {"ci": 10, "dev": 20, "release": 40}
 SHRINK_SECONDS = {"ci": 3, "dev": 20, "release": 90}
+#: Once a request went unanswered, shrinking waits this long for answers (a silent
+#: broker would otherwise cost a full request timeout per try); the minimal sequence is
+#: confirmed with the full ``--request-timeout`` before it is reported.
+SHRINK_REQUEST_TIMEOUT = 2.0
 MINIMISE_SECONDS = {"ci": 2, "dev": 10, "release": 30}
 #: How long an observation may take to match the model (Kafka applies metadata and
 #: config changes asynchronously); shorter while shrinking a failure already confirmed
@@ -885,12 +889,15 @@ class Context:
     def new_run(self, sub: str | None = None) -> Run:
         self.check.examples += 1
         self.check.steps = []
+        self.check.unanswered = None
         self.current = Run(self, sub or self.check.topic("s1"))
         return self.current
 
     def record_failure(self, run: Run, problem: str) -> None:
         self.failures += 1
         self.shrinking = True
+        if self.check.unanswered is not None:
+            self.client.conn.set_timeout(min(SHRINK_REQUEST_TIMEOUT, self.check.request_timeout))
         if self.check.first_failure_at is None:
             self.check.first_failure_at = self.check.examples
         failure = {"sub": run.sub, "ops": list(run.ops), "script": list(run.script),
@@ -948,6 +955,7 @@ class Context:
 
     def confirm(self, failure: dict) -> dict | None:
         self.shrinking = False
+        self.client.conn.set_timeout(self.check.request_timeout)
         try:
             got = self.attempt(failure["ops"])
         finally:
@@ -1051,7 +1059,8 @@ def run_s1(check, focus: int) -> None:
 
 def _problem_kind(failure: dict) -> str:
     """A failure's problem without what differs between runs (sub-prefix, made-up ids)."""
-    return re.sub(r"\bid [0-9a-f]{8}\b", "id ?", _abbrev(failure["problem"], failure["sub"]))
+    problem = re.sub(r"\bid [0-9a-f]{8}\b", "id ?", _abbrev(failure["problem"], failure["sub"]))
+    return re.sub(r"no answer within [\d.]+s", "no answer", problem)
 
 
 def _minimal(ctx: Context, failure: dict) -> tuple[dict, str]:
