@@ -386,12 +386,12 @@ def set_up(admin: Admin, worlds: list[World], sentinels: set[str] | None = None)
         expect(not bad, f"setup: CreateTopics answered {bad} for topics the check needs")
     expected = {n: p for n, p, _ in wanted}
 
-    def ready():
-        seen = admin.metadata(list(expected))
+    def ready(a):
+        seen = a.metadata(list(expected))
         return all(n in seen and seen[n].error_code == 0 and seen[n].partitions == p
                    for n, p in expected.items())
 
-    admin.wait_for(ready, f"{len(expected)} set-up topics to appear in Metadata")
+    admin.wait_everywhere(ready, f"{len(expected)} set-up topics to appear in Metadata")
 
 
 # --------------------------------------------------------------------------------------

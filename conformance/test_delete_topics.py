@@ -108,8 +108,11 @@ def _still_listed(admin: Admin, names) -> set[str]:
     left = set(names)
     deadline = time.monotonic() + _settle(admin)
     while left:
-        state = admin.metadata(sorted(left))
-        left = {n for n in left if n in state and state[n].error_code == 0}
+        listed = set()
+        for a in admin.everywhere():        # every broker's metadata (D4 on a cluster)
+            state = a.metadata(sorted(left))
+            listed |= {n for n in left if n in state and state[n].error_code == 0}
+        left = listed
         if not left or time.monotonic() > deadline:
             break
         time.sleep(0.05)
@@ -361,7 +364,7 @@ def _recreate(admin: Admin, version: int, name: str, partitions: int) -> None:
         time.sleep(0.1)
     expect(code == NONE, f"v{version}: the name of a deleted topic cannot be created again: "
                          f"CreateTopics answered {code} ({msg})")
-    admin.wait_for(lambda: _exists(admin, name), f"re-created topic {name} to appear in Metadata")
+    admin.wait_everywhere(lambda a: _exists(a, name), f"re-created topic {name} to appear in Metadata")
 
 
 def _high_watermark(admin: Admin, name: str) -> int | None:
