@@ -30,6 +30,8 @@ import heapq
 import re
 from dataclasses import dataclass, field
 
+from .reference.releases import SEGMENT_BYTES_MIN, Rule
+
 # org/apache/kafka/clients/admin/AlterConfigOp.java, OpType ids
 SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
 OP_NAMES = {SET: "SET", DELETE: "DELETE", APPEND: "APPEND", SUBTRACT: "SUBTRACT"}
@@ -52,6 +54,7 @@ INT64 = (-(1 << 63), (1 << 63) - 1)
 
 #: LogConfig's ConfigDef for the keys the properties touch: name -> (type, rule).
 #: int/long: (min, max) of ``Range.atLeast``/``between`` (None = the type's bound);
+#: a bound that changed between release lines is a :class:`~.reference.releases.Rule`;
 #: double: (min, max); string/list: the allowed values (``ValidString.in``/``ValidList.in``);
 #: "throttled": QuotaConfig's ``ThrottledReplicaListValidator`` ("*" or partition:broker items).
 KEYS: dict[str, tuple[str, object]] = {
@@ -60,7 +63,7 @@ KEYS: dict[str, tuple[str, object]] = {
     "follower.replication.throttled.replicas": ("throttled", None),
     "retention.ms": ("long", (-1, None)),
     "retention.bytes": ("long", (None, None)),
-    "segment.bytes": ("int", (1 << 20, None)),          # atLeast(1024 * 1024) since 4.0
+    "segment.bytes": ("int", (SEGMENT_BYTES_MIN, None)),   # 1 MiB since 4.0, 14 before (releases.py)
     "segment.ms": ("long", (1, None)),
     "max.message.bytes": ("int", (0, None)),
     "min.insync.replicas": ("int", (1, None)),
@@ -121,7 +124,7 @@ def valid_value(key: str, value: str) -> bool | None:
         lo_t, hi_t = INT32 if kind == "int" else INT64
         if not lo_t <= n <= hi_t:
             return False
-        lo, hi = rule
+        lo, hi = (b.now() if isinstance(b, Rule) else b for b in rule)
         return (lo is None or n >= lo) and (hi is None or n <= hi)
     if kind == "double":
         if not _DECIMAL.fullmatch(s):

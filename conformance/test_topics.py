@@ -27,6 +27,7 @@ from .apis import every_version
 from .batches import (CREATE_PARTITIONS, CREATE_TOPICS, World, asked, create_partitions_items,
                       entries_by_name, set_up, settle)
 from .reference.error_codes import error_name
+from .reference.releases import SEGMENT_BYTES_MIN
 
 KAFKA = "apache/kafka "
 RCM = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
@@ -77,18 +78,20 @@ def expect_absent(ctx, names) -> None:
     """A refused topic does not exist afterwards (Metadata of those names, or of every
     topic when a name is one Metadata cannot be asked about)."""
     names = list(names)
-    listed = ctx.admin.metadata(names if all(map(_legal, names)) else None)
-    present = {n for n, t in listed.items() if t.error_code == 0}
+    present = set()
+    for admin in ctx.admin.everywhere():     # no broker of a cluster lists it
+        listed = admin.metadata(names if all(map(_legal, names)) else None)
+        present |= {n for n, t in listed.items() if t.error_code == 0}
     created = sorted(set(names) & present, key=repr)
     expect(not created, f"{ctx.name}: refused topics exist afterwards: {created}")
 
 
 def expect_present(ctx, counts: dict[str, int]) -> None:
-    def there():
-        seen = ctx.admin.metadata(list(counts))
+    def there(admin):
+        seen = admin.metadata(list(counts))
         return all(n in seen and seen[n].error_code == 0 and seen[n].partitions == p
                    for n, p in counts.items())
-    ctx.admin.wait_for(there, f"{ctx.name}: topics {sorted(counts)} to show in Metadata with "
+    ctx.admin.wait_everywhere(there, f"{ctx.name}: topics {sorted(counts)} to show in Metadata with "
                               f"partitions {counts}")
 
 
@@ -302,7 +305,6 @@ INVALID_CONFIGS = {
     ("cleanup.policy", "purge"): "ValidList.in(compact, delete)",
     ("retention.ms", "-2"): "atLeast(-1)",
     ("retention.bytes", "ten"): "not a LONG",
-    ("segment.bytes", str((1 << 20) - 1)): "atLeast(1024 * 1024) since 4.0 (KIP-1030)",
     ("segment.ms", "0"): "atLeast(1)",
     ("max.message.bytes", "-1"): "atLeast(0)",
     ("min.insync.replicas", "0"): "atLeast(1)",
@@ -318,6 +320,13 @@ INVALID_CONFIGS = {
 }
 
 
+def invalid_configs() -> dict:
+    """INVALID_CONFIGS plus the bounds that depend on the broker's release line."""
+    floor = SEGMENT_BYTES_MIN.now()
+    return {("segment.bytes", str(floor - 1)): f"atLeast({floor}) ({SEGMENT_BYTES_MIN.source.split(';')[0]})",
+            **INVALID_CONFIGS}
+
+
 @pytest.mark.prop("T1", source=f"catalogue T1; {RCM} computeConfigChanges ('Null value not supported for topic "
                                "configs') and createTopics -> ConfigurationControlManager.incrementalAlterConfig -> "
                                "LogConfig.validate ('Unknown topic config name', ConfigDef validators) -> "
@@ -326,8 +335,8 @@ INVALID_CONFIGS = {
 def test_t1_configs_kafka_rejects_answer_invalid_config(check, api_key, version):
     """A topic config with a value its validator refuses, a name no topic config has, or a
     null value answers INVALID_CONFIG (40), even next to valid configs, and the topic is
-    not created. The validators are Kafka 4.x's ``LogConfig`` ConfigDef (e.g. segment.bytes
-    at least 1 MiB since 4.0, KIP-1030; 3.x allowed 14 bytes). Each example sends one topic
+    not created. The validators are ``LogConfig``'s ConfigDef of the broker's release line
+    (segment.bytes at least 1 MiB since 4.0, KIP-1030; 3.x allowed 14 bytes: releases.py). Each example sends one topic
     per entry of a fixed table (one refused value per validator) plus generated ones."""
     ctx = asked(check, api_key, version)
     valid = st.lists(domain.topic_config_entries(), max_size=2, unique_by=lambda kv: kv[0])
@@ -337,7 +346,7 @@ def test_t1_configs_kafka_rejects_answer_invalid_config(check, api_key, version)
     cases = st.lists(st.tuples(bad, valid), min_size=1, max_size=3)
 
     def refused(cs):
-        cases = [((k, v), why, []) for (k, v), why in INVALID_CONFIGS.items()]
+        cases = [((k, v), why, []) for (k, v), why in invalid_configs().items()]
         cases += [(tuple(b), why, ok) for (b, why), ok in cs]
         names = _fresh_unique(check, "cfg", len(cases))
         entries = [_entry(n, configs=[kv for kv in ok if kv[0] != b[0]] + [b]) for n, (b, _, ok) in zip(names, cases)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from conformance.config_model import APPEND, DELETE, KEYS, LIST_KEYS, SET, SUBTRACT
+from conformance.reference.releases import SEGMENT_BYTES_MIN
 from .domain import LIST_CONFIGS, TOPIC_CONFIGS, unknown_config_keys
 
 NON_LIST_KEYS = sorted(k for k in KEYS if k not in LIST_KEYS)
@@ -121,11 +122,11 @@ LEGACY_KINDS = ("unknown key", "bad value", "duplicate key", "null value", "unkn
                 "same resource twice")
 
 
-#: Values just outside LogConfig's bounds in Kafka 4.x (Range.atLeast / between, the INT and
-#: LONG ranges): each must answer INVALID_CONFIG. segment.bytes' 1 MiB floor is Kafka 4.0's
-#: (KIP-1030; 3.x accepted 14 and up).
+#: Values just outside LogConfig's bounds (Range.atLeast / between, the INT and LONG ranges):
+#: each must answer INVALID_CONFIG. segment.bytes' floor depends on the release line
+#: (1 MiB since 4.0, KIP-1030; 14 before): ``boundary_cases`` adds it.
 BOUNDARY_VALUES = (
-    ("segment.bytes", str((1 << 20) - 1)), ("segment.bytes", str(1 << 31)),
+    ("segment.bytes", str(1 << 31)),
     ("retention.ms", "-2"), ("retention.bytes", str(1 << 63)), ("segment.ms", "0"),
     ("max.message.bytes", "-1"), ("min.insync.replicas", "0"), ("delete.retention.ms", "-1"),
     ("file.delete.delay.ms", "-1"), ("index.interval.bytes", "-1"),
@@ -135,7 +136,8 @@ BOUNDARY_VALUES = (
 
 def boundary_cases():
     """C4 cases, one per BOUNDARY_VALUES entry (asked one by one, each as its own example)."""
-    return [{"kind": "value out of range", "ops": [[k, SET, v]]} for k, v in BOUNDARY_VALUES]
+    values = (("segment.bytes", str(SEGMENT_BYTES_MIN.now() - 1)),) + BOUNDARY_VALUES
+    return [{"kind": "value out of range", "ops": [[k, SET, v]]} for k, v in values]
 
 
 def _valid_ops(max_size=2):

@@ -11,6 +11,7 @@ import string
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
+from conformance.reference.releases import SEGMENT_BYTES_MIN
 from fixtures import codec
 from . import schema
 
@@ -112,8 +113,10 @@ TOPIC_CONFIGS: dict[str, tuple[SearchStrategy[str], SearchStrategy[str]]] = {
                        st.sampled_from(["purge", "compact,purge", "Delete"])),
     "retention.ms": (_ints(-1, INT64_MAX), _NOT_A_NUMBER | _ints(-1000, -2)),
     "retention.bytes": (_ints(-1, INT64_MAX), _NOT_A_NUMBER),
-    # 1 MiB minimum since Kafka 4.0 (KIP-1030); kept <= 1 GiB (the default) for the disks' sake.
-    "segment.bytes": (_ints(1 << 20, 1 << 30), _NOT_A_NUMBER | _ints(0, (1 << 20) - 1)
+    # valid on every line (>= 1 MiB, 4.0's floor; <= 1 GiB, the default, for the disks' sake);
+    # refused: below the floor of the broker's line (drawn when the check runs)
+    "segment.bytes": (_ints(1 << 20, 1 << 30), _NOT_A_NUMBER
+                      | st.integers(0, (1 << 20) - 1).map(lambda n: str(n % SEGMENT_BYTES_MIN.now()))
                       | st.just(str(INT32_MAX + 1))),
     "segment.ms": (_ints(1, INT64_MAX), _NOT_A_NUMBER | _ints(-1000, 0)),
     "max.message.bytes": (_ints(0), _NOT_A_NUMBER | _ints(INT32_MIN, -1)),
