@@ -1,0 +1,177 @@
+"""Known deviations of Apache Kafka itself: tell them from new findings.
+
+    python -m reports.known [RUN_FOLDER ...] [--results-dir DIR] [--runs-from FILE]
+                            [--known FILE] [--require-kafka]
+
+Where a released Kafka does not do what its own code and documentation say, the suite's
+row stays ``fail`` with the evidence; it is never bent into a pass. The reviewed list of
+such deviations (``conformance/reference/kafka_known_deviations.json``, one entry per
+defect: property, API, versions, the Kafka releases it was seen on, what Kafka does, why
+it is a defect and not a suite bug, the raw request) lets CI and the gate accept exactly
+those rows and nothing else.
+
+A ``fail`` or ``error`` row is *known* when an entry has its ``broker_impl``, lists its
+``property`` in ``properties``, has ``api_key`` and an ``api_versions`` list holding the
+version of the request the row's counterexample ends with (S1 rows are about a whole
+sequence: the request decides), lists the row's release line (``X.Y`` of
+``broker_version``) in ``releases``, and both regexes match: ``message_regex`` the row's
+message, ``request_regex`` the last request of that API in the counterexample, written as
+JSON with sorted keys (so an entry names the request shape, e.g. a resource named twice,
+not just a symptom such as a timeout). Exit 0 when every fail/error row is known;
+1 when one is not (each is listed); 2 on bad input. Pure Python: no Spark needed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+from dataclasses import dataclass
+
+from . import schema
+from .cells import find_runs
+from .cli import ReportError, run
+from .paths import read_runs_from
+
+DEFAULT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                       "conformance", "reference", "kafka_known_deviations.json")
+FORMAT = "kafka-admin-conformance/known-deviations/1"
+REQUIRED = ("id", "broker_impl", "properties", "api_key", "api_versions", "releases", "message_regex",
+            "request_regex", "kafka_does", "why_a_defect", "evidence", "request_hex")
+
+
+@dataclass(frozen=True)
+class Known:
+    id: str
+    broker_impl: str
+    properties: tuple
+    api_key: int
+    api_versions: tuple
+    releases: tuple
+    message_regex: re.Pattern
+    request_regex: re.Pattern
+    doc: dict
+
+    def matches(self, row: dict) -> bool:
+        if not (row.get("broker_impl") == self.broker_impl and row.get("property") in self.properties
+                and release_line(row.get("broker_version")) in self.releases
+                and self.message_regex.search(row.get("message") or "")):
+            return False
+        step = last_request(row, self.api_key)
+        return (step is not None and step.get("api_version") in self.api_versions
+                and bool(self.request_regex.search(json.dumps(step.get("request"), sort_keys=True))))
+
+
+def last_request(row: dict, api_key: int) -> dict | None:
+    """The last request of ``api_key`` in the row's counterexample."""
+    ce = row.get("counterexample")
+    if isinstance(ce, str):
+        try:
+            ce = json.loads(ce)
+        except ValueError:
+            return None
+    steps = ce.get("steps") if isinstance(ce, dict) else None
+    return next((s for s in reversed(steps or []) if isinstance(s, dict) and s.get("api_key") == api_key), None)
+
+
+def release_line(version: str | None) -> str | None:
+    m = re.match(r"(\d+)\.(\d+)", version or "")
+    return f"{m.group(1)}.{m.group(2)}" if m else None
+
+
+def read(path: str = DEFAULT) -> list[Known]:
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except OSError as e:
+        raise ReportError(f"cannot read the known deviations {path}: {e.strerror}") from None
+    except ValueError as e:
+        raise ReportError(f"{path} is not JSON: {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ReportError(f"{path}: not a known-deviations file (format {FORMAT})")
+    out = []
+    for i, e in enumerate(doc.get("deviations") or [], 1):
+        missing = [k for k in REQUIRED if k not in e]
+        if missing:
+            raise ReportError(f"{path}: entry {i} lacks {', '.join(missing)}")
+        try:
+            rx = [re.compile(e[k]) for k in ("message_regex", "request_regex")]
+        except re.error as err:
+            raise ReportError(f"{path}: entry {e['id']}: a regex does not compile: {err}") from None
+        out.append(Known(e["id"], e["broker_impl"], tuple(e["properties"]), e["api_key"],
+                         tuple(e["api_versions"]), tuple(e["releases"]), *rx, e))
+    return out
+
+
+def classify(row: dict, known: list[Known]) -> Known | None:
+    return next((k for k in known if k.matches(row)), None)
+
+
+def rows(files: list[str], malformed: list):
+    for f in files:
+        with open(f, encoding="utf-8", errors="replace") as fh:
+            for n, line in enumerate(fh, 1):
+                row, reason = schema.check_line(line)
+                if reason:
+                    malformed.append((f, n, reason))
+                    continue
+                yield f, row
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m reports.known", description=__doc__.split("\n")[0])
+    p.add_argument("runs", nargs="*", metavar="RUN_FOLDER", help="run folders to check")
+    p.add_argument("--results-dir", action="append", default=[], metavar="DIR", help="every run folder in DIR")
+    p.add_argument("--runs-from", metavar="FILE", help="a text file naming run folders, one a line")
+    p.add_argument("--known", default=DEFAULT, metavar="FILE", help="the known-deviations list (default: the suite's)")
+    p.add_argument("--require-kafka", action="store_true",
+                   help="fail unless the runs hold rows of an Apache Kafka broker")
+    return p
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    runs = list(args.runs) + (read_runs_from(args.runs_from) if args.runs_from else [])
+    if not runs and not args.results_dir:
+        raise ReportError("no runs: give --results-dir DIR and/or run folders")
+    known = read(args.known)
+    malformed: list = []
+    counts = {o: 0 for o in schema.OUTCOMES}
+    new, seen, kafka = [], {}, 0
+    for f, row in rows(find_runs(args.results_dir, runs), malformed):
+        counts[row["outcome"]] += 1
+        kafka += row.get("broker_impl") == "apache-kafka"
+        if row["outcome"] not in ("fail", "error"):
+            continue
+        k = classify(row, known)
+        if k is None:
+            new.append((f, row))
+        else:
+            seen[k.id] = seen.get(k.id, 0) + 1
+    for f, n, reason in malformed[:5]:
+        print(f"malformed {f}:{n}: {reason}", file=sys.stderr)
+    total = sum(counts.values())
+    if not total:
+        raise ReportError("the runs hold no valid row")
+    print(f"known: {total} rows: " + ", ".join(f"{n} {o}" for o, n in counts.items() if n))
+    for kid, n in sorted(seen.items()):
+        print(f"  known deviation {kid}: {n} row(s)")
+    for f, row in new[:50]:
+        v = "" if row.get("api_version") is None else f" v{row['api_version']}"
+        print(f"NEW: {row['broker']} {row.get('api_name') or '-'}{v} {row['property']} {row['outcome']} "
+              f"[{f}:{row['row_id']}]: {(row.get('message') or '').splitlines()[0][:200] if row.get('message') else ''}")
+    problems = []
+    if new:
+        problems.append(f"{len(new)} fail/error row(s) not in the known-deviations list")
+    if malformed:
+        problems.append(f"{len(malformed)} malformed line(s)")
+    if args.require_kafka and not kafka:
+        problems.append("no row of an Apache Kafka broker")
+    print("known: " + ("FAIL: " + "; ".join(problems) if problems else
+                       f"PASS: every fail/error row is a known deviation ({sum(seen.values())} row(s))"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))
