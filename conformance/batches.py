@@ -428,13 +428,19 @@ def describe_item(item: dict) -> str:
 # --------------------------------------------------------------------------------------
 
 def observe(admin: Admin, names: list[str], configs_of: list[str], ignore: set[str]) -> dict:
-    """What a client can see of the run's topics and of ``names``: every existing topic
-    with its partition count (Metadata), and DescribeConfigs (error, value and source of
-    every key) of ``configs_of``."""
-    prefix = admin.check.prefix
-    wanted = set(names)
-    topics = {n: t.partitions for n, t in admin.metadata(None).items()
-              if t.error_code == 0 and (n.startswith(prefix) or n in wanted) and n not in ignore}
+    """What a client can see of ``names`` (the batch's topics, existing or not) and of
+    ``configs_of``: each existing one with its partition count (Metadata), and
+    DescribeConfigs (error, value and source of every key) of ``configs_of``.
+
+    Metadata is asked about these names only (a run creates thousands of topics, and
+    listing them all before and after every example made V1 quadratic); a batch holding a
+    name Metadata cannot be asked about (empty, ".", illegal characters) lists every
+    topic instead."""
+    wanted = {n for n in [*names, *configs_of] if n not in ignore}
+    legal = all(0 < len(n) <= domain.MAX_NAME_LENGTH and n not in (".", "..")
+                and not set(n) - set(domain.LEGAL_CHARS) for n in wanted)
+    listed = admin.metadata(sorted(wanted) if legal else None)
+    topics = {n: t.partitions for n, t in listed.items() if t.error_code == 0 and n in wanted}
     configs = {}
     for n in dict.fromkeys(configs_of):
         err, cfg = admin.describe_configs(n)

@@ -113,8 +113,7 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
     def low_watermarks(value):
         batches, steps, compacted = value
         topic = check.topic("r1")
-        admin.create_topic(topic, partitions=len(batches))
-        _ready(admin, topic, len(batches))
+        admin.create_topic(topic, partitions=len(batches))     # waits until each partition is ready
         high = []
         for p, sizes in enumerate(batches):
             end = 0
@@ -185,17 +184,8 @@ def _compacted_topic(check, admin, no_compaction):
         no_compaction.append(f"CreateTopics answered {code}: {msg}")
         return None
     admin.wait_for(lambda: admin.topic(name).error_code == 0, f"topic {name} to appear in Metadata")
-    _ready(admin, name, 1)
+    admin.wait_ready(name, 1)
     return name
-
-
-def _ready(admin, topic, partitions):
-    """Wait until every partition's leader serves ListOffsets: Kafka lists a new topic's
-    leader in Metadata a moment before the leader's log exists, and until then DeleteRecords
-    would answer NOT_LEADER_OR_FOLLOWER."""
-    for p in range(partitions):
-        admin.wait_for(lambda: admin.offset(topic, p, EARLIEST)[0] == NONE,
-                       f"setup: partition {topic}-{p} to answer ListOffsets")
 
 
 def _delete_records(client, version, ask: dict[str, dict[int, int]]) -> dict[tuple[str, int], tuple[int, int]]:

@@ -44,6 +44,7 @@ from fixtures.harness import Unsupported, Violation, expect
 from strategies import domain as d
 
 from .apis import every_version
+from .batches import settle
 from .reference import error_codes as ec
 
 TIMEOUT_MS = 10_000
@@ -498,7 +499,23 @@ def run_side(check, api, version, sc):
     api.setup(admin, sc, names)
     resp = admin.client.answered(api.key, version, api.body(version, sc, names))
     outcome = api.outcome(resp, names)
+    _barrier(admin, api)
     return outcome, api.state(admin, sc, names, outcome)
+
+
+def _barrier(admin, api):
+    """Before observing the end state, wait until whatever the request wrote is visible: a
+    fresh topic shows in Metadata once the broker applied every earlier metadata record
+    (V1's barrier, batches.settle; brokers apply the controller's records asynchronously
+    but in log order). Not for DescribeConfigs, which writes nothing (and may be checked
+    on an external cluster without --allow-destructive); a broker that cannot create the
+    barrier topic is observed as it is."""
+    if api.key == ec.DESCRIBE_CONFIGS:
+        return
+    try:
+        settle(admin, set())
+    except (Violation, Unsupported):
+        pass
 
 
 @pytest.mark.prop("P4", source=SOURCE)
