@@ -29,6 +29,15 @@ class Cell:
     results: str
     message: str | None = None
     order: tuple = field(default=(), repr=False)
+    broker_impl: str | None = None
+    broker_version: str | None = None
+    counterexample: object = field(default=None, repr=False)
+
+    def row(self) -> dict:
+        """The fields a known-deviation entry matches on (reports/known.py)."""
+        return {"broker_impl": self.broker_impl, "broker_version": self.broker_version,
+                "property": self.property, "api_key": self.api_key, "api_version": self.api_version,
+                "message": self.message, "counterexample": self.counterexample}
 
     @property
     def key(self) -> tuple:
@@ -89,7 +98,8 @@ def read_run(results: str, malformed: list) -> tuple | None:
             first = t if first is None or t < first else first
             c = Cell(row["broker"], row["api_key"], row["api_name"], row["api_version"], row["property"],
                      row["outcome"], row["run_id"], row["row_id"], results, row.get("message"),
-                     (schema.severity(row["outcome"]), t, row["row_id"]))
+                     (schema.severity(row["outcome"]), t, row["row_id"]), row.get("broker_impl"),
+                     row.get("broker_version"), row.get("counterexample"))
             if c.key not in mine or c.order > mine[c.key].order:
                 mine[c.key] = c
     if not mine:

@@ -4,9 +4,11 @@
                            --baseline BASELINE [--junit FILE] [--strict] [--write-baseline FILE]
 
 BASELINE is a run folder, a folder of run folders, or a JSON file written by
---write-baseline. A cell's outcome on either side is its latest outcome. Exit 0: no cell
-went pass -> fail; 1: one did (or, with --strict, a new unsupported cell, a new property,
-or a cell that got worse); 2: bad input. Pure Python: no Spark needed.
+--write-baseline. A cell's outcome on either side is its latest outcome. A failing cell
+that a reviewed known deviation of Apache Kafka matches (--known-deviations, reports/known.py)
+is reported as known, not as a regression. Exit 0: no cell went pass -> fail; 1: one did
+(or, with --strict, a new unsupported cell, a new property, or a cell that got worse);
+2: bad input. Pure Python: no Spark needed.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import shlex
 import sys
 
 from . import junit
+from . import known as known_list
 from .cells import Cell, find_runs, load
 from .cli import ReportError, run
 from .paths import RESULTS, read_runs_from
@@ -25,6 +28,7 @@ from .paths import RESULTS, read_runs_from
 FORMAT = "kafka-admin-conformance/gate-baseline/1"
 # Category -> (fails the gate always, fails with --strict). Order = report order.
 CATEGORIES = {
+    "known_deviation": (False, False),  # fails as a reviewed defect of Apache Kafka does (reports/known.py)
     "regression": (True, True),        # pass -> fail
     "new_property": (False, True),     # a property id the baseline never had
     "new_unsupported": (False, True),  # now unsupported, was something else or absent
@@ -35,7 +39,8 @@ CATEGORIES = {
     "changed": (False, False),         # any other change
     "same": (False, False),
 }
-TITLES = {"regression": "went from pass to fail", "new_property": "belong to properties new since the baseline",
+TITLES = {"known_deviation": "fail as a known deviation of Apache Kafka (reviewed list)",
+          "regression": "went from pass to fail", "new_property": "belong to properties new since the baseline",
           "new_unsupported": "are newly unsupported", "worse": "got worse (error, or new and failing)",
           "fixed": "went from fail to pass", "new_cell": "are new and pass or skip",
           "missing": "of the baseline were not run", "changed": "changed otherwise"}
@@ -72,10 +77,21 @@ def _order(key: tuple) -> tuple:
     return tuple((x is None, x if isinstance(x, int) else 0, str(x)) for x in key)
 
 
-def compare(base: dict, cur: dict) -> list[tuple[str, Cell | None, Cell | None]]:
+def compare(base: dict, cur: dict, known: list | None = None) -> list[tuple[str, Cell | None, Cell | None]]:
+    """Each cell's category; a failing or erring cell whose row a known deviation matches is
+    ``known_deviation`` whatever the baseline said (the list is reviewed: the row is that
+    defect, not a regression of the broker build)."""
     props = {c.property for c in base.values()}
     keys = sorted(set(base) | set(cur), key=_order)
-    return [(categorize(base.get(k), cur.get(k), props), base.get(k), cur.get(k)) for k in keys]
+    out = []
+    for k in keys:
+        b, c = base.get(k), cur.get(k)
+        cat = categorize(b, c, props)
+        if (known and c is not None and c.outcome in ("fail", "error") and cat != "same"
+                and any(e.matches(c.row()) for e in known)):
+            cat = "known_deviation"
+        out.append((cat, b, c))
+    return out
 
 
 def read_baseline(path: str) -> tuple[dict, str]:
@@ -178,6 +194,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--strict", action="store_true",
                    help="also fail on new unsupported cells, new properties and cells that got worse")
     p.add_argument("--write-baseline", metavar="FILE", help="write the runs' latest outcomes as a baseline JSON")
+    p.add_argument("--known-deviations", metavar="FILE", default=known_list.DEFAULT,
+                   help="reviewed known deviations of Apache Kafka: a failing cell one of them matches "
+                        "is reported as known, not as a regression (default: the suite's list; "
+                        "'none' to use none)")
     return p
 
 
@@ -200,7 +220,10 @@ def main(argv=None) -> int:
     if base is not None:
         cells, desc = base
         print(f"gate: {len(cur.runs)} run(s), {len(cur.cells)} cells against baseline {desc}")
-        result = compare(cells, cur.cells)
+        known = ([] if args.known_deviations == "none" or (args.known_deviations == known_list.DEFAULT
+                                                           and not os.path.exists(known_list.DEFAULT))
+                 else known_list.read(args.known_deviations))
+        result = compare(cells, cur.cells, known)
         status = report(result, args.strict)
         if args.junit:
             try:
