@@ -1,0 +1,116 @@
+"""What changed in the admin protocol between Apache Kafka releases, from real runs.
+
+    python -m reports.releases [RUN_FOLDER ...] [--results-dir DIR] [--out FILE]
+
+Reads the runs' manifests (the versions each broker advertised) and rows, keeps the
+Apache Kafka brokers, and writes Markdown: per admin API the version range each release
+advertises (and where it changed), then every cell (property x API x version) whose
+outcome is not the same on every release that ran it. Pure Python: no Spark needed.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import sys
+
+from . import schema
+from .cells import find_runs, read_run
+from .cli import ReportError, run
+from .paths import MANIFEST
+
+ADMIN = {3: "Metadata", 18: "ApiVersions", 19: "CreateTopics", 20: "DeleteTopics", 21: "DeleteRecords",
+         32: "DescribeConfigs", 33: "AlterConfigs", 37: "CreatePartitions", 44: "IncrementalAlterConfigs"}
+
+
+def _vkey(version: str) -> tuple:
+    return tuple(int(x) for x in re.findall(r"\d+", version)[:3])
+
+
+def collect(files: list[str]):
+    """-> ({release: {api_key: (lo, hi)}}, {release: {cell key: outcome}}, [run folders])"""
+    ranges, outcomes, runs, malformed = {}, {}, [], []
+    for f in files:
+        try:
+            with open(os.path.join(os.path.dirname(f), MANIFEST), encoding="utf-8") as fh:
+                manifest = json.load(fh)
+        except (OSError, ValueError):
+            manifest = {}
+        kafka = {b["spec"]: b for b in manifest.get("brokers") or []
+                 if b.get("impl") == "apache-kafka" and b.get("version")}
+        if not kafka:
+            continue
+        runs.append(os.path.dirname(f))
+        for b in kafka.values():
+            ranges[b["version"]] = {int(k): tuple(v) for k, v in (b.get("api_versions") or {}).items()}
+        got = read_run(f, malformed)
+        if got is None:
+            continue
+        for key, cell in got[3].items():
+            b = kafka.get(cell.broker)
+            if b is not None:
+                outcomes.setdefault(b["version"], {})[(cell.property, cell.api_key, cell.api_version)] = cell.outcome
+    return ranges, outcomes, runs
+
+
+def markdown(ranges: dict, outcomes: dict, runs: list[str]) -> str:
+    releases = sorted(ranges, key=_vkey)
+    lines = ["| API | " + " | ".join(releases) + " |", "|---|" + "---|" * len(releases)]
+    for key, name in ADMIN.items():
+        cells, prev = [], None
+        for r in releases:
+            rng = ranges[r].get(key)
+            text = f"v{rng[0]}-{rng[1]}" if rng else "-"
+            cells.append(f"**{text}**" if prev is not None and text != prev else text)
+            prev = text
+        lines.append(f"| {name} ({key}) | " + " | ".join(cells) + " |")
+    out = ["## Admin API versions each release advertises (a change in bold)", "", *lines, ""]
+    ran = [r for r in releases if r in outcomes]
+    keys = sorted({k for r in ran for k in outcomes[r]}, key=lambda k: (k[0], k[1] or 0, -1 if k[2] is None else k[2]))
+    differ = []
+    for k in keys:
+        seen = {r: outcomes[r].get(k, "-") for r in ran}
+        if len({o for o in seen.values() if o != "-"}) > 1 or (
+                len(set(seen.values())) > 1 and any(o not in ("-", "unsupported") for o in seen.values())):
+            differ.append((k, seen))
+    out += ["## Cells whose outcome differs between releases", ""]
+    if not differ:
+        out += ["None: every cell that ran on several releases had the same outcome on each.", ""]
+    else:
+        out += ["| property | API | version | " + " | ".join(ran) + " |", "|---|---|---|" + "---|" * len(ran)]
+        for (prop, api, v), seen in differ:
+            out.append(f"| {prop} | {ADMIN.get(api, api)} | {'-' if v is None else v} | "
+                       + " | ".join(seen[r] for r in ran) + " |")
+        out.append("")
+    totals = {r: {o: sum(1 for x in outcomes[r].values() if x == o) for o in schema.OUTCOMES} for r in ran}
+    out += ["## Cells per outcome", "", "| release | " + " | ".join(schema.OUTCOMES) + " |",
+            "|---|" + "---|" * len(schema.OUTCOMES)]
+    out += [f"| {r} | " + " | ".join(str(totals[r][o]) for o in schema.OUTCOMES) + " |" for r in ran]
+    out += ["", f"From {len(runs)} run folder(s)."]
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m reports.releases", description=__doc__.split("\n")[0])
+    p.add_argument("runs", nargs="*", metavar="RUN_FOLDER")
+    p.add_argument("--results-dir", action="append", default=[], metavar="DIR")
+    p.add_argument("--out", metavar="FILE", help="write the Markdown here (default: print it)")
+    args = p.parse_args(argv)
+    if not args.runs and not args.results_dir:
+        raise ReportError("no runs: give --results-dir DIR and/or run folders")
+    ranges, outcomes, runs = collect(find_runs(args.results_dir, args.runs))
+    if not ranges:
+        raise ReportError("the runs hold no Apache Kafka broker (kafka:VERSION or kafka-dist:PATH)")
+    text = markdown(ranges, outcomes, runs)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        print(f"releases: {len(ranges)} Kafka release(s) -> {args.out}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))

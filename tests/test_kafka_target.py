@@ -1,0 +1,207 @@
+"""Apache Kafka as a target (``kafka:VERSION``, from Maven Central), against real Kafka.
+
+The broker jars are resolved into ``KAC_KAFKA_CACHE`` (default under ~/.cache) once and
+reused, so only the first run on a machine downloads. Each suite run here is a
+subprocess with its own TMPDIR, so what it leaves behind (a java process, a data folder)
+is found by that folder's name.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fixtures import wire
+from fixtures.results import read_rows
+from fixtures.targets import TargetError, make_target
+from fixtures.targets.kafka import NEWEST_RELEASE
+
+ROOT = Path(__file__).resolve().parents[1]
+KAFKA = f"kafka:{NEWEST_RELEASE}"
+METADATA, DESCRIBE_CONFIGS = 3, 32
+BROKER_RESOURCE = 4
+
+
+def suite(tmp_path, *args, env=None, profile="ci"):
+    cmd = [sys.executable, "-m", "pytest", "conformance", "-q", "-p", "no:cacheprovider",
+           "--results-dir", str(tmp_path / "results"), "--profile", profile, *args]
+    scratch = tmp_path / "scratch"
+    scratch.mkdir(exist_ok=True)
+    environ = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"), PYTHONPATH=str(ROOT),
+                   TMPDIR=str(scratch), **(env or {}))
+    return cmd, environ
+
+
+def leftovers(tmp_path) -> list[str]:
+    """Processes started from this test's scratch folder, and data folders still in it."""
+    scratch = str(tmp_path / "scratch")
+    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    left = [line[:160] for line in ps.splitlines() if scratch in line]
+    left += [str(p) for p in Path(scratch).glob("kac-kafka-*")]
+    return left
+
+
+def last_run(tmp_path) -> Path:
+    return Path((tmp_path / "last-run").read_text().strip())
+
+
+# -- refusals: one line, no traceback ------------------------------------------------------
+
+@pytest.mark.parametrize("spec,expect", [
+    ("kafka:9.9.9", "no such Apache Kafka release on Maven Central; releases found: "),
+    ("kafka:2.8.2", "only KRaft releases run here (3.3.0 and later)"),
+    (f"{KAFKA},nodes=9", "nodes=9 must be a number from 1 to 5"),
+    (f"{KAFKA},colour=blue", "unknown option 'colour'; the options are nodes=N and config.KEY=VALUE"),
+])
+def test_a_kafka_spec_that_cannot_run_is_one_line(tmp_path, spec, expect):
+    cmd, env = suite(tmp_path, "--broker", spec)
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out[-2000:]
+    assert expect in out, out[-2000:]
+    assert "Traceback" not in out, out[-2000:]
+    if "releases found" in expect:           # the versions it can find, by line
+        assert "3.9.0..3.9." in out and NEWEST_RELEASE in out, out[-2000:]
+    assert not leftovers(tmp_path)
+
+
+@pytest.mark.parametrize("missing,expect", [
+    ("mvn", "no `mvn` on PATH: install Apache Maven"),
+    ("java", "no `java` on PATH: install a Java runtime, 17 or newer"),
+])
+def test_no_java_or_no_maven_is_one_line_saying_what_to_install(tmp_path, missing, expect):
+    """Without Maven a release that is not cached cannot resolve; without Java nothing runs
+    (the cached release is used, so only java is missing)."""
+    env = {"PATH": str(tmp_path / "empty-bin"), "JAVA_HOME": ""}
+    if missing == "mvn":
+        env["KAC_KAFKA_CACHE"] = str(tmp_path / "empty-cache")
+    else:
+        make_target(KAFKA).libs()              # cached, so mvn is not needed
+    cmd, environ = suite(tmp_path, "--broker", KAFKA, env=env)
+    proc = subprocess.run(cmd, cwd=ROOT, env=environ, capture_output=True, text=True, timeout=300)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0 and expect in out and "Traceback" not in out, out[-2000:]
+
+
+# -- starting, options, stopping --------------------------------------------------------
+
+def _broker_config(host, port, key) -> str | None:
+    with wire.Connection(host, port, timeout=10) as conn:
+        ex = conn.send(DESCRIBE_CONFIGS, 1, {"resources": [{"resource_type": BROKER_RESOURCE, "resource_name": "1",
+                                                            "configuration_keys": [key]}],
+                                             "include_synonyms": False})
+    assert ex.ok, ex.describe()
+    configs = ex.response["results"][0]["configs"]
+    return configs[0]["value"] if configs else None
+
+
+def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path):
+    target = make_target(f"{KAFKA},config.auto.create.topics.enable=false")
+    info = target.start()
+    try:
+        workdir, procs = target.workdir, list(target.procs)
+        assert info.impl == "apache-kafka" and info.version == NEWEST_RELEASE
+        assert info.advertised(19) and info.advertised(44), "no CreateTopics/IncrementalAlterConfigs"
+        assert _broker_config(info.host, info.port, "auto.create.topics.enable") == "false"
+        assert "Kafka Server started" in (workdir / "node-1" / "broker.log").read_text(errors="replace") \
+            or "started" in target.diagnostics()
+    finally:
+        target.stop()
+    assert all(p.poll() is not None for p in procs), "a java process outlived stop()"
+    assert not workdir.exists(), "the data folder outlived stop()"
+    assert wire.probe(info.host, info.port, timeout=1) is None, "the broker still answers after stop()"
+
+
+def test_three_nodes_form_one_cluster_and_every_broker_answers(tmp_path):
+    target = make_target(f"{KAFKA},nodes=3")
+    info = target.start()
+    try:
+        assert len(info.addresses) == 3 and len({p for _, p in info.addresses}) == 3
+        for host, port in info.addresses:
+            with wire.Connection(host, port, timeout=10) as conn:
+                ex = conn.send(METADATA, 1, {"topics": []})
+            assert ex.ok and len(ex.response["brokers"]) == 3, ex.describe()
+    finally:
+        target.stop()
+    assert all(p.poll() is not None for p in target.procs or []) and target.workdir is None
+
+
+def test_ctrl_c_during_a_kafka_run_leaves_no_java_and_no_data(tmp_path):
+    cmd, env = suite(tmp_path, "--broker", KAFKA, "--property", "D3")
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:   # until the broker runs and a check has written its row
+            if (tmp_path / "last-run").exists():
+                rows = last_run(tmp_path) / "results.jsonl"
+                if rows.exists() and read_rows(rows):
+                    break
+            assert proc.poll() is None, proc.stdout.read().decode()[-2000:]
+            time.sleep(0.2)
+        else:
+            raise AssertionError("the run wrote no row in time")
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    time.sleep(1)
+    assert not leftovers(tmp_path)
+    manifest = json.loads((last_run(tmp_path) / "manifest.json").read_text())
+    assert manifest["brokers"][0]["impl"] == "apache-kafka"
+
+
+# -- CI: the suite reports no deviation where Kafka behaves as Kafka ----------------------
+
+@pytest.fixture(scope="module")
+def kafka_ci_run(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("kafka-ci")
+    cmd, env = suite(tmp, "--broker", KAFKA)
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    return tmp, last_run(tmp)
+
+
+def test_on_the_newest_kafka_every_fail_is_a_reviewed_known_deviation(kafka_ci_run):
+    tmp, run = kafka_ci_run
+    proc = subprocess.run([sys.executable, "-m", "reports.known", str(run), "--require-kafka"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert not leftovers(tmp)
+
+
+def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_run):
+    _, run = kafka_ci_run
+    rows = read_rows(run / "results.jsonl")
+    manifest = json.loads((run / "manifest.json").read_text())
+    broker = manifest["brokers"][0]
+    assert broker["impl"] == "apache-kafka" and broker["version"] == NEWEST_RELEASE
+    assert broker["kafka_release"] == ".".join(NEWEST_RELEASE.split(".")[:2])
+    seen = {(r["api_key"], r["api_version"]) for r in rows if r["property"] == "P1" and r["outcome"] == "pass"}
+    for key in (3, 18, 19, 20, 21, 32, 33, 37, 44):
+        lo, hi = broker["api_versions"][str(key)]
+        from fixtures.codec import APIS
+        hi = min(hi, APIS[key].max_version)
+        missing = [v for v in range(lo, hi + 1) if (key, v) not in seen]
+        assert not missing, f"API {key}: no passing P1 row at v{missing}"
+
+
+def test_the_known_deviations_reproduce_by_hand_on_kafka():
+    """Each entry's raw request, sent by a plain socket, reproduces on the newest release."""
+    proc = subprocess.run([sys.executable, "-m", "fixtures.known", "--release", NEWEST_RELEASE], cwd=ROOT,
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "reproduced" in proc.stdout
+
+
+def test_a_target_error_names_the_spec():
+    with pytest.raises(TargetError, match="kafka:4.1.0,nodes=0"):
+        make_target("kafka:4.1.0,nodes=0")
