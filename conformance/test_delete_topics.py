@@ -80,7 +80,7 @@ def _body(version: int, entries: list[tuple[str | None, uuid.UUID | None]], time
 
 def _delete(client, version: int, entries, timeout_ms: int) -> tuple[list[dict], float]:
     """Send one DeleteTopics request; (response entries, seconds it took)."""
-    ex = client.send(DELETE_TOPICS, version, _body(version, entries, timeout_ms))
+    ex = client.send(DELETE_TOPICS, version, _body(version, entries, timeout_ms), answer=True)
     expect(ex.ok, f"no valid answer: {ex.describe()}")
     expect(ex.response_correlation_id == ex.correlation_id,
            f"{ex.describe()}: correlation id {ex.response_correlation_id} != {ex.correlation_id}")
