@@ -411,6 +411,16 @@ def entries_by_name(api_key: int, resp: dict) -> dict[str, list[dict]]:
     return out
 
 
+def expect_entry(check, api_key: int, name, allowed=None, count: int | None = None,
+                 min_count: int | None = None, says: str | None = None, step: int | None = None,
+                 field: str = "error_code") -> None:
+    """State, as data, what the response entries carrying ``name`` hold (the reproducer's
+    verdict; docs/results.md "expect")."""
+    key, nk = _RESULTS[api_key]
+    check.expect_field([key, {nk: name}, field], allowed, count=count, min_count=min_count,
+                       says=says, step=step)
+
+
 def verdicts(api_key: int, resp: dict, names: list[str]) -> list[tuple[int, ...]]:
     """Per item, the sorted error codes of the response entries that carry its name
     (Kafka answers one entry per distinct name; a duplicate item has one entry there)."""

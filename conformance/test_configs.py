@@ -127,6 +127,8 @@ def test_c1_incremental_alter_configs_keeps_describe_configs_equal_to_the_model(
             ops = [tuple(o) for o in ops]
             code, message = admin.incremental_alter(topic, ops, version=version)
             want, after = model.incremental(ops)
+            check.expect_field(["responses", {"resource_name": topic}, "error_code"], [want], count=1,
+                               says=f"step {i} [{ops_text(ops)}]: {error_text(want)}")
             expect(code == want, f"step {i} [{ops_text(ops)}]: answered {error_text(code)} "
                                  f"({message!r}), released Kafka answers {error_text(want)}")
             # settled only once the sources match too: a step may change a source and not a
@@ -360,17 +362,24 @@ def _c4(check, api_key, version):
         kind, ops = c["kind"], [tuple(o) for o in c["ops"]]
         topic = _fresh_topic(check, admin, "c4", configs={"retention.ms": "3600000"})
         before = _describe(admin, topic)
+        before_step = len(check.steps) - 1
         target = check.topic("c4-missing") if kind == "unknown topic" else topic
         resources = [(target, ops)] * (2 if kind == "same resource twice" else 1)
+        codes, after = _expected(kind, ops, incremental, before)
         try:
             resp = admin.client.answered(api_key, version, body_of(resources, version))
         except Violation as v:
             raise Violation(f"{kind} [{ops_text(ops)}]: {v}") from None
+        finally:    # the request's step, answered or not
+            check.expect_field(["responses", {"resource_name": target}, "error_code"],
+                               None if codes is REFUSED else sorted(codes), count=len(resources),
+                               refused=[NONE] if codes is REFUSED else None,
+                               says=f"{kind}: one entry per requested resource ({len(resources)}), each "
+                                    f"{'an error' if codes is REFUSED else ' or '.join(error_text(x) for x in sorted(codes))}")
         entries = [r for r in resp.get("responses") or [] if r["resource_name"] == target]
         expect(len(entries) == len(resources),
                f"{kind}: {len(entries)} response entries for {target}, expected {len(resources)} "
                f"(one per requested resource)")
-        codes, after = _expected(kind, ops, incremental, before)
         for r in entries:
             expect(r["error_code"] in codes,
                    f"{kind} [{ops_text(ops)}]: {name} v{version} answered {error_text(r['error_code'])} "
@@ -378,8 +387,12 @@ def _c4(check, api_key, version):
                    f"{'an error' if codes is REFUSED else ' or '.join(error_text(x) for x in sorted(codes))}")
         if kind == "unknown topic":
             state = admin.topic(target)
+            check.expect_field(["topics", {"name": target}, "error_code"], refused=[NONE],
+                               says=f"Metadata does not list {target} (the request did not create it)")
             expect(state.error_code != NONE, f"unknown topic: {name} on missing topic {target} created it")
         seen = _describe(admin, topic)
+        check.expect_same(["results", "configs", "value"], before_step, sort=False,
+                          says="DescribeConfigs afterwards shows every value as before the refused change")
         diffs = changes(after, seen)
         expect(not diffs, f"{kind} [{ops_text(ops)}] answered {', '.join(error_text(r['error_code']) for r in entries)}"
                           f" but the topic's configs changed: " + "; ".join(diffs))

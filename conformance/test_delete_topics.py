@@ -80,7 +80,7 @@ def _body(version: int, entries: list[tuple[str | None, uuid.UUID | None]], time
 
 def _delete(client, version: int, entries, timeout_ms: int) -> tuple[list[dict], float]:
     """Send one DeleteTopics request; (response entries, seconds it took)."""
-    ex = client.send(DELETE_TOPICS, version, _body(version, entries, timeout_ms))
+    ex = client.send(DELETE_TOPICS, version, _body(version, entries, timeout_ms), answer=True)
     expect(ex.ok, f"no valid answer: {ex.describe()}")
     expect(ex.response_correlation_id == ex.correlation_id,
            f"{ex.describe()}: correlation id {ex.response_correlation_id} != {ex.correlation_id}")
@@ -160,6 +160,9 @@ def test_d1_deleting_an_unknown_topic_answers_unknown_topic_or_partition(check, 
         entries, _ = _delete(client, version, [(n, None) for n in names], 30_000)
         codes = _codes_by_name(entries)
         extra = sorted(set(codes) - set(names), key=str)
+        for n in names:
+            check.expect_field(["responses", {"name": n}, "error_code"], [UNKNOWN_TOPIC_OR_PARTITION], count=1,
+                               says=f"unknown topic {n!r}: one entry 3 UNKNOWN_TOPIC_OR_PARTITION")
         expect(not extra, f"v{version}: entries for names not requested: {extra}")
         for n in names:
             got = codes.get(n, [])
@@ -215,6 +218,10 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
         extra = sorted(set(codes) - set(names), key=str)
         expect(not extra, f"v{version}: entries for names not requested: {extra}")
         kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing"]
+        for n, (kind, count) in zip(names, roles):
+            check.expect_field(["responses", {"name": n}, "error_code"], [INVALID_REQUEST if count > 1 else NONE],
+                               count=1, says=f"{kind} topic {n!r} listed {count} time(s): one entry "
+                                             f"{'42 INVALID_REQUEST' if count > 1 else '0 NONE'}")
         for n, (kind, count) in zip(names, roles):
             c = codes.get(n, [])
             if count > 1:
@@ -514,6 +521,13 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
                         "split": [(name, None), (None, tid)]}[kind]
         order = [i for i in order if i < len(entries)]     # fewer entries when ids were missing
         got, _ = _delete(client, version, [entries[i] for i in order], 30_000)
+        for kind, name, tid in items:   # the entries a replay can name (real ids are the run's own)
+            if kind == "unknown-id":
+                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [UNKNOWN_TOPIC_ID], count=1,
+                                   says=f"unknown topic id {tid}: one entry 100 UNKNOWN_TOPIC_ID")
+            elif kind == "by-name":
+                check.expect_field(["responses", {"name": name}, "error_code"], [NONE], count=1,
+                                   says=f"existing topic {name!r} by name: one entry 0 NONE")
         _judge_ids(admin, version, items, got)
 
     check.given(_D6, by_id)

@@ -149,6 +149,24 @@ def message_problems(api_key: int, version: int, response: dict) -> tuple[list[s
     return hard, soft
 
 
+def _expect_messages(check, api_key: int, version: int, response: dict) -> None:
+    """The oracle's hard rules as data, per result item (DeleteRecords' partitions aside)."""
+    if not has_field(api_key, version) or api_key == 21 or api_key not in ON_SUCCESS:
+        return
+    key, nk = provoke.RESULTS[api_key], ("resource_name" if api_key in (32, 33, 44) else "name")
+    for item in provoke.items(api_key, response):
+        code, name = item.get("error_code"), item.get(nk)
+        if name is None:
+            continue
+        path = [key, {nk: name, "error_code": code}, "error_message"]
+        if code == 0:
+            check.expect_field(path, sorted(ON_SUCCESS[api_key][0], key=str),
+                               says=f"{name!r} answered NONE: error_message one of {sorted(ON_SUCCESS[api_key][0], key=str)}")
+        elif code in ALWAYS.get(api_key, {}):
+            check.expect_field(path, refused=[None, ""],
+                               says=f"{name!r} answered {ec.error_name(code)}: an error_message ({ALWAYS[api_key][code]})")
+
+
 @traffic.screen("P6")
 def _hard_problems(api_key, version, request, response):
     return message_problems(api_key, version, response)[0] if api_key in ON_SUCCESS else []
@@ -170,6 +188,7 @@ def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
 
     def messages_as_kafka(value):
         resp = client.answered(api_key, version, value["body"])
+        _expect_messages(check, api_key, version, resp)
         hard, more = message_problems(api_key, version, resp)
         expect(not hard, "; ".join(hard))
         soft.update(more)

@@ -79,6 +79,12 @@ def test_p3_version_above_the_advertised_max_is_refused(check, api_key, version)
 def _refused_above(client, api_key, body_version, above, high, body):
     ex = client.send_at_header_version(api_key, body_version, above, body)
     if api_key == 18:
+        client.check.expect_field(["error_code"], [UNSUPPORTED_VERSION],
+                                  says=f"ApiVersions v{above} (above max {high}): a v0 body with 35 UNSUPPORTED_VERSION")
+    else:
+        client.check.expect_closed(says=f"{codec.APIS[api_key].name} v{above} (above max {high}): "
+                                        "the connection closed")
+    if api_key == 18:
         expect(ex.ok, f"ApiVersions v{above} (above max {high}): {ex.status} instead of an "
                       "UNSUPPORTED_VERSION answer")
         try:
@@ -109,6 +115,7 @@ def test_p3_version_below_the_advertised_min_is_refused(check, api_key, version)
 
     def refused(body):
         ex = client.send(api_key, low - 1, body)
+        check.expect_closed(says=f"{codec.APIS[api_key].name} v{low - 1} (below min {low}): the connection closed")
         expect(ex.status == "closed", f"{codec.APIS[api_key].name} v{low - 1} (below min {low}): "
                                       f"expected the connection closed, got {ex.status}")
 

@@ -25,7 +25,7 @@ from strategies import domain
 
 from .apis import every_version
 from .batches import (CREATE_PARTITIONS, CREATE_TOPICS, World, asked, create_partitions_items,
-                      entries_by_name, set_up, settle)
+                      entries_by_name, expect_entry, set_up, settle)
 from .reference.error_codes import error_name
 from .reference.releases import SEGMENT_BYTES_MIN
 
@@ -62,6 +62,8 @@ def expect_codes(ctx, api_key, resp, expected: dict[str, tuple[int, str]]) -> No
     by = entries_by_name(api_key, resp)
     wrong = []
     for name, (code, why) in expected.items():
+        expect_entry(ctx.admin.check, api_key, name, [code], min_count=1,
+                     says=f"{name!r} ({why}): every entry {code} {error_name(code)}")
         got = [e["error_code"] for e in by.get(name, [])]
         if not got or any(c != code for c in got):
             shown = ", ".join(f"{c} {error_name(c)}" for c in got) or "no entry"
@@ -82,6 +84,9 @@ def expect_absent(ctx, names) -> None:
     for admin in ctx.admin.everywhere():     # no broker of a cluster lists it
         listed = admin.metadata(names if all(map(_legal, names)) else None)
         present |= {n for n, t in listed.items() if t.error_code == 0}
+    for n in names:
+        ctx.admin.check.expect_field(["topics", {"name": n}, "error_code"], refused=[0],
+                                     says=f"Metadata does not list refused topic {n!r}")
     created = sorted(set(names) & present, key=repr)
     expect(not created, f"{ctx.name}: refused topics exist afterwards: {created}")
 

@@ -70,15 +70,33 @@ def test_v1_validate_only_leaves_topics_partitions_and_configs_as_they_were(chec
         set_up(ctx.admin, [world], sentinels)
         legal = [n for it, n in zip(items, world.names) if it["kind"] != "bad_name"]
         configs_of = [n for n, _, _ in world.existing] + legal
+        at_before = len(check.steps)
         before = observe(ctx.admin, world.names, configs_of, sentinels)
         ctx.client.answered(api_key, version, body)
         settle(ctx.admin, sentinels)
+        at_after = len(check.steps)
         after = observe(ctx.admin, world.names, configs_of, sentinels)
+        _expect_unchanged(check, world.names, before, at_before, at_after, len(dict.fromkeys(configs_of)))
         diff = state_diff(before, after)
         expect(not diff, f"validate_only {ctx.name} changed what clients see: {'; '.join(diff)} "
                          f"(batch {_batch(items)})")
 
     check.given(strategy, no_side_effects)
+
+
+def _expect_unchanged(check, names, before, at_before, at_after, describes) -> None:
+    """V1's verdict as data: Metadata afterwards lists the same topics with the same
+    partition counts, and each DescribeConfigs answers as the one before."""
+    for n in dict.fromkeys(names):
+        if n in before["topics"]:
+            check.expect_field(["topics", {"name": n}, "partitions", "partition_index"], count=before["topics"][n],
+                               step=at_after, says=f"Metadata lists {n!r} with {before['topics'][n]} partitions, as before")
+        else:
+            check.expect_field(["topics", {"name": n}, "error_code"], refused=[0], step=at_after,
+                               says=f"Metadata does not list {n!r} (it did not exist before)")
+    for i in range(1, describes + 1):
+        check.expect_same(["results", "configs"], at_before + i, step=at_after + i, sort=True,
+                          says="DescribeConfigs answers as before the validate_only request")
 
 
 # --------------------------------------------------------------------------------------

@@ -158,7 +158,18 @@ def failure_details(f: dict) -> str:
             f'Build: {_e(f.get("broker_impl"))} {_e(f.get("broker_version"))}.</p>'
             f'<p>Message: {_e(f.get("message"))}</p><p>Source: {_e(f.get("source"))}</p>'
             f'<p>Minimal counterexample:</p><pre class="counterexample">{_e(pretty(f.get("counterexample")))}</pre>'
-            f'<p>Replay:</p><code class="replay">{_e(f.get("replay"))}</code></details>')
+            f'<p>Replay:</p><code class="replay">{_e(f.get("replay"))}</code>{_reproducer(f)}</details>')
+
+
+def _reproducer(f: dict) -> str:
+    """A standalone reproducer for a broker engineer (fixtures/repro): where `tox -e
+    conformance` exported it beside the dashboard, and the command that exports it."""
+    ref = (f.get("replay") or "").rpartition(" --replay ")[2].strip().strip("'")
+    if not ref:
+        return ""
+    href = f'repro/{f.get("run_id")}/{f.get("row_id")}/REPORT.md'
+    return (f'<p>Standalone reproducer: <a class="repro" href="{_e(href)}">repro.py + REPORT.md</a> '
+            f'(export: <code class="export">tox -e repro -- --export-repro {_e(ref)} --out DIR</code>)</p>')
 
 
 def scores_table(brokers: list[str], scores: list[dict]) -> str:

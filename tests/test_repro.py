@@ -1,0 +1,212 @@
+"""Exported reproducers (fixtures/repro) are checked both ways, against real brokers.
+
+* the stdlib decoder in repro.py reads real answers as the suite's codec does;
+* for a sample of mutants: a row failing through ``proxy:MUTANT@noida`` exports a repro.py
+  that, run by a bare ``python3 -I -S``, exits 1 against ``proxy:MUTANT@noida`` and 0
+  against ``proxy:none@noida``;
+* every failing row of a tansu run of the code-level properties exports and reproduces
+  (exit 1) against a fresh tansu;
+* Apache Kafka 4.4.0 never answers an AlterConfigs naming one topic twice: the exported
+  reproducer exits 1 within its timeout (runs when kafka 4.4.0 is in the cache);
+* bad input is a one-line error, never a traceback.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+
+from fixtures import codec, wire
+from fixtures.repro import runtime
+from fixtures.results import read_rows
+from fixtures.targets import make_target
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def suite(tmp: Path, brokers: list[str], *args: str, path: str = "conformance") -> list[dict]:
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", path, "-q", "-p", "no:cacheprovider", "--profile", "ci",
+         "--seed", "7", "--results-dir", str(tmp / "results"), *[a for b in brokers for a in ("--broker", b)],
+         *args], cwd=ROOT, capture_output=True, text=True, timeout=1500)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    [run] = [p for p in (tmp / "results").iterdir() if p.is_dir()]
+    return read_rows(run / "results.jsonl"), run / "results.jsonl"
+
+
+def export(results: Path, row_id: int, out: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fixtures.repro", "--export-repro", f"{results}:{row_id}",
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+
+
+def repro(folder: Path, address: str, timeout: float | None = None) -> subprocess.CompletedProcess:
+    """As a broker engineer runs it: no site-packages, no suite, from its own folder."""
+    cmd = ["python3", "-I", "-S", "repro.py", address] + (["--timeout", str(timeout)] if timeout else [])
+    return subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=600,
+                          env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+
+
+# -- the decoder ------------------------------------------------------------------------------
+
+def _plain(v):
+    if isinstance(v, uuid.UUID):
+        return str(v)
+    if isinstance(v, dict):
+        return {k: _plain(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_plain(x) for x in v]
+    return v
+
+
+def _common(a, b):
+    """Keys both sides have, compared (the codec fills fields the version lacks with defaults)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        # authorized_operations: the codec shows the bitfield as a set, repro.py as the int32
+        return {k: _common(a[k], b[k]) for k in a if k in b and not k.endswith("authorized_operations")}
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [_common(x, y) for x, y in zip(a, b)]
+    return a
+
+
+@pytest.mark.parametrize("broker", ["tansu", "noida"])
+def test_the_stdlib_decoder_reads_real_answers_as_the_codec_does(broker):
+    with make_target(broker) as info:
+        conn = wire.Connection(info.host, info.port, timeout=10)
+        name = "kac-decoder-" + uuid.uuid4().hex[:6]
+        asked = 0
+        try:
+            for key, body in ((3, {"topics": None, "allow_auto_topic_creation": False}),
+                              (19, {"topics": [{"name": name, "num_partitions": 2, "replication_factor": 1,
+                                                "assignments": [], "configs": []}], "timeout_ms": 5000,
+                                    "validate_only": False}),
+                              (32, {"resources": [{"resource_type": 2, "resource_name": name,
+                                                   "configuration_keys": None}], "include_synonyms": False,
+                                    "include_documentation": False}),
+                              (18, {})):
+                rng = info.advertised(key)
+                if rng is None:
+                    continue
+                for v in sorted({rng[0], min(rng[1], codec.APIS[key].max_version)}):
+                    b = dict(body)
+                    if key == 19 and v == 0:
+                        b.pop("validate_only")
+                    ex = conn.send(key, v, b)
+                    if not ex.ok:
+                        continue
+                    schema = codec.APIS[key].response_schema
+                    cid, mine = runtime.decode_response(schema, key, v, ex.raw)
+                    assert cid == ex.correlation_id
+                    theirs = _plain(ex.response)
+                    assert _common(mine, theirs) == _common(theirs, mine), (key, v)
+                    assert set(mine) <= set(theirs), (key, v, set(mine) - set(theirs))
+                    asked += 1
+        finally:
+            conn.close()
+        assert asked >= 4
+
+
+# -- mutants: exit 1 under the fault, 0 without it --------------------------------------------
+
+#: mutant -> (pytest -k expression picking one test and version the mutant fails)
+MUTANTS = {
+    "existing-topic-answered-success": ("T1", "test_t1_an_existing_topic_answers_topic_already_exists and v7"),
+    "replication-factor-unchecked": ("T1", "test_t1_replication_factors_kafka_rejects and v4"),
+    "delete-unknown-topic-invalid-topic": ("D1", "test_d1 and v4"),
+}
+
+
+@pytest.mark.parametrize("mutant", sorted(MUTANTS))
+def test_a_mutant_reproducer_exits_1_under_the_mutant_and_0_without_it(tmp_path, mutant):
+    prop, k = MUTANTS[mutant]
+    spec = f"proxy:{mutant}@noida"
+    rows, results = suite(tmp_path, [spec], "--property", prop, "-k", k)
+    failing = [r for r in rows if r["outcome"] == "fail"]
+    assert failing, f"{mutant}: no failing row to export ({[(r['outcome'], r['message']) for r in rows]})"
+    row = failing[0]
+    out = tmp_path / "repro"
+    p = export(results, row["row_id"], out)
+    assert p.returncode == 0, p.stderr
+    with make_target(spec) as bad, make_target("proxy:none@noida") as good:
+        under = repro(out, f"{bad.host}:{bad.port}")
+        clean = repro(out, f"{good.host}:{good.port}")
+        again = repro(out, f"{good.host}:{good.port}")      # fresh names: it runs twice
+    assert under.returncode == 1, under.stdout[-3000:] + under.stderr
+    assert "DEVIATION REPRODUCED" in under.stdout
+    assert clean.returncode == 0, clean.stdout[-3000:] + clean.stderr
+    assert again.returncode == 0, again.stdout[-3000:] + again.stderr
+
+
+# -- every failing row of a tansu run reproduces ----------------------------------------------
+
+def test_every_failing_row_of_a_tansu_run_of_t1_d2_p3_reproduces(tmp_path):
+    rows, results = suite(tmp_path, ["tansu"], "--property", "T1,D2,P3,D6")
+    failing = [r for r in rows if r["outcome"] == "fail"]
+    assert len(failing) >= 20, [(r["property"], r["outcome"]) for r in rows]
+    out = tmp_path / "all"
+    with make_target("tansu") as info:
+        p = subprocess.run([sys.executable, "-m", "fixtures.repro", "--all", str(results), "--out", str(out),
+                            "--against", f"{info.host}:{info.port}"], cwd=ROOT, capture_output=True,
+                           text=True, timeout=1500)
+    assert p.returncode == 0, p.stderr
+    assert f"{len(failing)} failing rows: {len(failing)} exported, 0 not exported, {len(failing)} reproduced" \
+        in p.stdout, p.stdout[-3000:]
+
+
+# -- Apache Kafka: AlterConfigs naming one topic twice is never answered -----------------------
+
+def _kafka_cached(version: str) -> bool:
+    cache = Path(os.environ.get("KAC_KAFKA_CACHE", Path.home() / ".cache/kafka-admin-conformance/kafka"))
+    return any(cache.glob(f"*{version}*"))
+
+
+@pytest.mark.skipif(not _kafka_cached("4.4.0"), reason="Apache Kafka 4.4.0 is not in the cache")
+def test_the_alter_configs_duplicate_resource_reproducer_exits_1_on_kafka(tmp_path):
+    rows, results = suite(tmp_path, ["kafka:4.4.0"], "--property", "C4", "--request-timeout", "5",
+                          "-k", "AlterConfigs-v2 and not Incremental", path="conformance/test_configs.py")
+    [row] = [r for r in rows if r["outcome"] == "fail"]
+    assert "same resource twice" in row["message"] and "timeout" in row["message"], row["message"]
+    out = tmp_path / "kafka"
+    assert export(results, row["row_id"], out).returncode == 0
+    report = (out / "REPORT.md").read_text()
+    assert report.startswith("# apache-kafka 4.4.0: AlterConfigs v2: same resource twice")
+    assert "## Raw request bytes" in report and "ConfigAdminManager" in report
+    with make_target("kafka:4.4.0") as info:
+        p = repro(out, f"{info.host}:{info.port}", timeout=5)
+    assert p.returncode == 1, p.stdout[-3000:] + p.stderr
+    assert "no answer within 5s" in p.stdout and "request bytes: 0000" in p.stdout
+
+
+# -- bad input --------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("ref", ["nowhere.jsonl:3", "results.jsonl", "tests:x"])
+def test_a_bad_results_row_is_a_one_line_error(tmp_path, ref):
+    p = subprocess.run([sys.executable, "-m", "fixtures.repro", "--export-repro", ref, "--out", str(tmp_path)],
+                       cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2
+    assert len(p.stderr.strip().splitlines()) == 1 and "Traceback" not in p.stderr, p.stderr
+
+
+def test_a_passing_row_is_refused_in_one_line(tmp_path):
+    f = tmp_path / "results.jsonl"
+    f.write_text('{"row_id": 1, "outcome": "pass", "property": "P1", "counterexample": null}\n')
+    p = subprocess.run([sys.executable, "-m", "fixtures.repro", "--export-repro", f"{f}:1", "--out",
+                        str(tmp_path / "o")], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "not a failure" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
+def test_a_reproducer_that_cannot_connect_is_undecided(tmp_path):
+    """Exit 2 on a refused connection (reproducer from the pass row refused above: build one
+    from a hand-written failing row with one ApiVersions step)."""
+    f = tmp_path / "results.jsonl"
+    ce = '{"steps": [{"api_key": 18, "api_name": "ApiVersions", "api_version": 0, "request": {}}], ' \
+         '"expect": [{"step": 0, "kind": "answer", "within_s": 2}], "prefix": "kac-000000-"}'
+    f.write_text('{"row_id": 1, "outcome": "fail", "property": "P1", "api_name": "ApiVersions", "api_version": 0, '
+                 f'"broker": "x", "message": "m", "source": "s", "counterexample": {ce}}}\n')
+    assert export(f, 1, tmp_path / "o").returncode == 0
+    from fixtures.targets.base import free_port
+    p = repro(tmp_path / "o", f"127.0.0.1:{free_port()}")
+    assert p.returncode == 2 and "cannot connect" in p.stdout, p.stdout
