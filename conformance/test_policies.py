@@ -1,0 +1,193 @@
+"""A1: topic-management policies (KIP-108 CreateTopicPolicy, KIP-133 AlterConfigPolicy;
+seed 001, KIP-201's rationale): a violating item gets POLICY_VIOLATION with the policy's
+message, the other items of the batch are unaffected, validate_only gives the same verdict
+and changes nothing, and the policy saw exactly the requested state.
+
+The broker must run the suite's own policies (``kafka:VERSION,profile=policy``: Java
+sources in ``fixtures/targets/plugins``, compiled against the target's kafka-clients).
+Their verdicts are derivable: a topic name carrying ``policy-reject`` is refused by the
+create-topic policy; ``retention.ms=1000013`` is refused by the alter-config policy. Each
+policy appends what it was shown to a log the suite reads. On any other broker every row
+is ``unsupported``: no other target can be configured with a policy.
+
+What released Kafka does (read in its code, checked on kafka:4.4.0):
+
+* CreateTopics: ``ReplicationControlManager.createTopic`` validates a new topic's configs
+  through ``ConfigurationControlManager`` (so the **alter-config** policy sees them, and
+  refuses ``retention.ms=1000013`` before the create-topic policy is asked), then calls
+  ``CreateTopicPolicy.validate`` with the topic, partition count, replication factor,
+  assignments and configs as requested; a ``PolicyViolationException`` becomes
+  ``POLICY_VIOLATION`` (44) with the exception's message, for that topic only.
+  validate_only requests are validated the same way (the records are dropped).
+* AlterConfigs / IncrementalAlterConfigs: ``ConfigurationControlManager`` calls
+  ``AlterConfigPolicy.validate`` per resource (what it is shown is recorded, and checked
+  against the request below).
+* CreatePartitions applies no policy in released Kafka (``ReplicationControlManager
+  .createPartitions``; KIP-201's partition policy was never released): unsupported.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures.admin import Admin
+from fixtures.harness import Unsupported, expect
+
+from .apis import every_version
+from .reference import error_codes as ec
+
+NAME_MARKER = "policy-reject"
+REFUSED = ("retention.ms", "1000013")
+ACCEPTED_RETENTION = "86400017"
+CREATE_MESSAGE = "kac-policy: topic name {name} carries the marker " + NAME_MARKER
+CONFIG_MESSAGE = f"kac-policy: {REFUSED[0]}={REFUSED[1]} is refused"
+SOURCE = ("KIP-108 (CreateTopicPolicy), KIP-133 (AlterConfigPolicy), seed 001; apache/kafka "
+          "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java createTopic "
+          "(createTopicPolicy.validate -> POLICY_VIOLATION with the message), ConfigurationControlManager.java "
+          "(alterConfigPolicy.validate)")
+APIS = (ec.CREATE_TOPICS, ec.ALTER_CONFIGS, ec.INCREMENTAL_ALTER_CONFIGS, ec.CREATE_PARTITIONS)
+SET = 0
+
+#: item kinds: ok, refused by the topic name (CreateTopics), refused by a config value
+KINDS = {ec.CREATE_TOPICS: ("ok", "name", "config"), ec.ALTER_CONFIGS: ("ok", "config"),
+         ec.INCREMENTAL_ALTER_CONFIGS: ("ok", "config")}
+
+
+def policy_target(check):
+    """The target's policy logs; Unsupported unless the broker runs the suite's policies."""
+    info = check.broker
+    target = check.session.pool.targets.get(check.spec)
+    if info.profile != "policy" or not hasattr(target, "policy_logs"):
+        raise Unsupported("needs a broker running the suite's policies: kafka:VERSION,profile=policy "
+                          "(no other target can load a policy)")
+    return target
+
+
+def policy_saw(target, names: set[str]) -> list[dict]:
+    out = []
+    for path in target.policy_logs():
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError:
+            continue
+        for line in lines:
+            entry = json.loads(line)
+            if entry.get("topic", entry.get("resource_name")) in names:
+                out.append(entry)
+    return out
+
+
+def has_error_message(api_key: int, version: int) -> bool:
+    since = ec.ERROR_MESSAGE.get(api_key, (None,))[0]
+    return since is not None and version >= since
+
+
+def _batch(api_key, version):
+    kinds = st.sampled_from(KINDS[api_key])
+    return st.fixed_dictionaries({
+        "items": st.lists(kinds, min_size=1, max_size=4),
+        "validate_only": st.booleans() if api_key != ec.CREATE_TOPICS or version >= 1 else st.just(False),
+        "partitions": st.integers(1, 3),
+    })
+
+
+@pytest.mark.prop("A1", source=SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version(APIS))
+def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, api_key, version):
+    """Per item: POLICY_VIOLATION (44) and the policy's message (where the version has
+    error_message) for a violating item, NONE for the others; validate_only answers the
+    same and changes nothing; what the policy was shown equals what was requested."""
+    check.require(api_key, version)
+    check.require_mutations()
+    target = policy_target(check)
+    if api_key == ec.CREATE_PARTITIONS:
+        raise Unsupported("released Kafka applies no policy to CreatePartitions "
+                          "(ReplicationControlManager.createPartitions; KIP-201 was never released)")
+    admin = Admin(check)
+
+    def judged(case):
+        kinds, vo, partitions = case["items"], case["validate_only"], case["partitions"]
+        names = [check.topic(NAME_MARKER if k == "name" else "a1") for k in kinds]
+        if api_key == ec.CREATE_TOPICS:
+            body = {"topics": [{"name": n, "num_partitions": partitions, "replication_factor": 1,
+                                "assignments": [],
+                                "configs": [{"name": REFUSED[0], "value": REFUSED[1] if k == "config"
+                                             else ACCEPTED_RETENTION}]}
+                               for n, k in zip(names, kinds)], "timeout_ms": 30000}
+            if version >= 1:
+                body["validate_only"] = vo
+            resp = admin.client.answered(api_key, version, body)
+            got = {t["name"]: (t["error_code"], t.get("error_message")) for t in resp["topics"]}
+        else:
+            for n in names:
+                admin.create_topic(n)
+            value = {"ok": ACCEPTED_RETENTION, "config": REFUSED[1]}
+            if api_key == ec.ALTER_CONFIGS:
+                res = [{"resource_type": 2, "resource_name": n, "configs": [{"name": REFUSED[0], "value": value[k]}]}
+                       for n, k in zip(names, kinds)]
+            else:
+                res = [{"resource_type": 2, "resource_name": n, "configs": [
+                    {"name": REFUSED[0], "config_operation": SET, "value": value[k]}]} for n, k in zip(names, kinds)]
+            resp = admin.client.answered(api_key, version, {"resources": res, "validate_only": vo})
+            got = {r["resource_name"]: (r["error_code"], r.get("error_message")) for r in resp["responses"]}
+        wrong = []
+        for n, k in zip(names, kinds):
+            code, message = got.get(n, (None, None))
+            want = 0 if k == "ok" else 44
+            if code != want:
+                wrong.append(f"{k} item {n}: answered {code} {ec.ERRORS.get(code, '')}, expected {want} "
+                             f"{ec.ERRORS.get(want, '')}")
+            elif want and has_error_message(api_key, version):
+                text = CREATE_MESSAGE.format(name=n) if k == "name" else CONFIG_MESSAGE
+                if message != text:
+                    wrong.append(f"{k} item {n}: error_message {message!r}, the policy's is {text!r}")
+        expect(not wrong, f"v{version}{' validate_only' if vo else ''}: " + "; ".join(wrong))
+        _no_change_unless_accepted(admin, api_key, names, kinds, vo, partitions)
+        _policy_saw_the_request(target, api_key, names, kinds, partitions)
+
+    check.given(_batch(api_key, version), judged)
+
+
+def _no_change_unless_accepted(admin, api_key, names, kinds, validate_only, partitions):
+    """Only accepted items of a real request change anything (every broker agrees)."""
+    deadline = time.monotonic() + 10
+    while True:
+        wrong = []
+        for n, k in zip(names, kinds):
+            applied = k == "ok" and not validate_only
+            if api_key == ec.CREATE_TOPICS:
+                states = [a.topic(n) for a in admin.everywhere()]
+                exists = [s.error_code == 0 for s in states]
+                if any(exists) != applied or (applied and not all(exists)):
+                    wrong.append(f"topic {n} ({k}) {'is missing' if applied else 'was created'}")
+            else:
+                err, configs = admin.describe_configs(n, [REFUSED[0]])
+                value = (configs.get(REFUSED[0]) or {}).get("value")
+                if (value == ACCEPTED_RETENTION) != applied or value == REFUSED[1]:
+                    wrong.append(f"{n} ({k}): {REFUSED[0]} is {value!r}")
+        if not wrong or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    expect(not wrong, f"{'validate_only ' if validate_only else ''}state after the request: " + "; ".join(wrong))
+
+
+def _policy_saw_the_request(target, api_key, names, kinds, partitions):
+    """The policies were shown each item as requested (the alter-config policy decides a
+    refused config before the create-topic policy is asked, so those are not shown to it)."""
+    saw = policy_saw(target, set(names))
+    wrong = []
+    for n, k in zip(names, kinds):
+        mine = [e for e in saw if e.get("topic", e.get("resource_name")) == n]
+        value = REFUSED[1] if k == "config" else ACCEPTED_RETENTION
+        configs = [e for e in mine if e["policy"] == "alter_config"]
+        if not any(e["configs"].get(REFUSED[0]) == value for e in configs):
+            wrong.append(f"{n}: the alter-config policy was not shown {REFUSED[0]}={value} ({configs})")
+        if api_key == ec.CREATE_TOPICS and k != "config":
+            created = [e for e in mine if e["policy"] == "create_topic"]
+            shown = {"partitions": partitions, "replication_factor": 1, "configs": {REFUSED[0]: value}}
+            if not any({key: e.get(key) for key in shown} == shown for e in created):
+                wrong.append(f"{n}: the create-topic policy was shown {created}, not {shown}")
+    expect(not wrong, "what the policy saw: " + "; ".join(wrong))

@@ -1,0 +1,151 @@
+"""P5 as Kafka ships it: error codes that a request version older than the code never gets,
+provoked on brokers configured to return them (seeds 000/001's downgrade rule; catalogue P5).
+
+* ``kafka:VERSION,profile=nodelete`` (``delete.topic.enable=false``): DeleteTopics answers
+  TOPIC_DELETION_DISABLED (73) from v3 and INVALID_REQUEST (42) below, for every requested
+  topic, and deletes nothing. apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala
+  deleteTopics (``if (!config.deleteTopicEnable) { if (apiVersion < 3) InvalidRequestException
+  else TopicDeletionDisabledException }``), answered through DeleteTopicsRequest.getErrorResponse
+  (one result per topic, no error_message).
+* ``kafka:VERSION,profile=quota`` (KIP-599: ``controller_mutation_rate`` 2 for the client
+  id ``kac-quota``): once the token bucket is below zero, CreateTopics v6+, DeleteTopics
+  v5+ and CreatePartitions v3+ answer THROTTLING_QUOTA_EXCEEDED (89) for the items over the
+  quota and change nothing for them, while older versions are admitted (the change is made)
+  and report the throttle in ``throttle_time_ms``. ControllerApis ``quotas.controllerMutation
+  .newQuotaFor(session, header, strictSinceVersion)`` with 6 / 5 / 3;
+  ControllerMutationQuotaManager ``StrictControllerMutationQuota`` vs the permissive one.
+
+On every other broker these rows are ``unsupported``: they need a broker configured so.
+"""
+from __future__ import annotations
+
+import time
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures.admin import Admin
+from fixtures.harness import Unsupported, expect
+
+from .apis import every_version
+from .reference import error_codes as ec
+
+CAPIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
+QUOTA_CLIENT_ID = "kac-quota"
+TOPIC_DELETION_DISABLED, INVALID_REQUEST, THROTTLING = 73, 42, 89
+STRICT_SINCE = {ec.CREATE_TOPICS: 6, ec.DELETE_TOPICS: 5, ec.CREATE_PARTITIONS: 3}
+#: one-partition strict CreateTopics requests sent to empty the bucket, at most
+DRAIN_TRIES = 60
+
+
+def _profile(check, name: str) -> None:
+    if check.broker.profile != name:
+        raise Unsupported(f"needs a broker configured for it: kafka:VERSION,profile={name} "
+                          "(no other target can be configured so)")
+
+
+def _delete_body(version: int, names: list[str]) -> dict:
+    if version >= 6:
+        return {"topics": [{"name": n, "topic_id": "00000000-0000-0000-0000-000000000000"} for n in names],
+                "timeout_ms": 30000}
+    return {"topic_names": names, "timeout_ms": 30000}
+
+
+@pytest.mark.prop("P5", source=f"{CAPIS} deleteTopics (delete.topic.enable=false: InvalidRequestException below v3, "
+                               "TopicDeletionDisabledException from v3); DeleteTopicsResponse.json 'Starting in "
+                               "version 3, a TOPIC_DELETION_DISABLED error code may be returned'")
+@pytest.mark.parametrize("api_key,version", every_version((ec.DELETE_TOPICS,)))
+def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below(check, api_key, version):
+    """Every requested topic answers TOPIC_DELETION_DISABLED (v3+) or INVALID_REQUEST (below
+    v3) and still exists afterwards on every broker."""
+    check.require(api_key, version)
+    check.require_mutations()
+    _profile(check, "nodelete")
+    admin = Admin(check)
+    want = TOPIC_DELETION_DISABLED if version >= 3 else INVALID_REQUEST
+
+    def refused(n):
+        names = [check.topic("p5-nodelete") for _ in range(n)]
+        for name in names:
+            admin.create_topic(name)
+        resp = admin.client.answered(api_key, version, _delete_body(version, names))
+        got = {r.get("name"): r["error_code"] for r in resp.get("responses") or []}
+        wrong = [f"{n}: {got.get(n)} {ec.ERRORS.get(got.get(n), 'no entry')}" for n in names if got.get(n) != want]
+        expect(not wrong, f"DeleteTopics v{version} with deletion disabled: {'; '.join(wrong)}; Kafka answers "
+                          f"{want} {ec.ERRORS[want]} at this version")
+        time.sleep(0.2)
+        gone = [n for n in names for a in admin.everywhere() if a.topic(n).error_code != 0]
+        expect(not gone, f"DeleteTopics v{version} answered {want} but {sorted(set(gone))} were deleted")
+
+    check.given(st.integers(1, 3), refused)
+
+
+def _quota_request(api_key, version, names, partitions):
+    if api_key == ec.CREATE_TOPICS:
+        body = {"topics": [{"name": n, "num_partitions": partitions, "replication_factor": 1, "assignments": [],
+                            "configs": []} for n in names], "timeout_ms": 30000}
+        if version >= 1:
+            body["validate_only"] = False
+        return body, "topics"
+    if api_key == ec.CREATE_PARTITIONS:
+        return ({"topics": [{"name": n, "count": 1 + partitions, "assignments": None} for n in names],
+                 "timeout_ms": 30000, "validate_only": False}, "results")
+    return _delete_body(version, names), "responses"
+
+
+@pytest.mark.prop("P5", source="KIP-599; " + CAPIS + " createTopics / deleteTopics / createPartitions "
+                               "(controllerMutation.newQuotaFor(..., strictSinceVersion = 6 / 5 / 3)); "
+                               "core/src/main/scala/kafka/server/ControllerMutationQuotaManager.scala "
+                               "(StrictControllerMutationQuota: THROTTLING_QUOTA_EXCEEDED; permissive below)")
+@pytest.mark.parametrize("api_key,version", every_version(tuple(STRICT_SINCE)))
+def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_throttled(check, api_key, version):
+    """After a request drains the quota, this version either answers THROTTLING_QUOTA_EXCEEDED
+    (89) and changes nothing (v >= the strict version) or is admitted, makes the change and
+    reports a throttle_time_ms > 0 (older versions); 89 never reaches an older version."""
+    check.require(api_key, version)
+    check.require_mutations()
+    _profile(check, "quota")
+    admin = Admin(check)                                   # set-up, unthrottled client id
+    # two connections of the quota's client id: Kafka mutes a connection for the throttle
+    # time it reports (KIP-219), so the drained one cannot carry the request under test
+    drainer, quota = check.client(client_id=QUOTA_CLIENT_ID), check.client(client_id=QUOTA_CLIENT_ID)
+    strict = version >= STRICT_SINCE[api_key]
+    v = admin.version(ec.CREATE_TOPICS)
+    if v < STRICT_SINCE[ec.CREATE_TOPICS]:
+        raise Unsupported(f"emptying the quota needs CreateTopics v6+ (THROTTLING_QUOTA_EXCEEDED); broker has v{v}")
+
+    def drain() -> int:
+        """One-partition strict CreateTopics until one answers 89: the bucket is then below
+        zero by at most one partition. Returns the throttle it reported."""
+        for _ in range(DRAIN_TRIES):
+            body, _ = _quota_request(ec.CREATE_TOPICS, v, [check.topic("p5-drain")], 1)
+            resp = drainer.answered(ec.CREATE_TOPICS, v, body)
+            if any(t["error_code"] == THROTTLING for t in resp["topics"]):
+                return resp.get("throttle_time_ms", 0)
+        raise Unsupported(f"{DRAIN_TRIES} topics created without THROTTLING_QUOTA_EXCEEDED: the quota is not enforced")
+
+    def over_quota(n):
+        names = [check.topic("p5-quota") for _ in range(n)]
+        if api_key != ec.CREATE_TOPICS:
+            for name in names:
+                admin.create_topic(name)
+        waited = drain()
+        body, key = _quota_request(api_key, version, names, 2)
+        resp = quota.answered(api_key, version, body)
+        time.sleep(max(waited, resp.get("throttle_time_ms", 0)) / 1000)   # both connections unmuted again
+        got = {r.get("name"): r["error_code"] for r in resp.get(key) or []}
+        throttle = resp.get("throttle_time_ms", 0)
+        if strict:
+            wrong = [f"{n}: {got.get(n)}" for n in names if got.get(n) != THROTTLING]
+            expect(not wrong, f"v{version} over the quota: {'; '.join(wrong)}; Kafka answers 89 "
+                              f"THROTTLING_QUOTA_EXCEEDED from v{STRICT_SINCE[api_key]} (strict quota)")
+        else:
+            leaked = [n for n in names if got.get(n) == THROTTLING]
+            expect(not leaked, f"v{version} got THROTTLING_QUOTA_EXCEEDED for {leaked}: the code is "
+                               f"v{STRICT_SINCE[api_key]}+ only; older versions are admitted and throttled")
+            wrong = [f"{n}: {got.get(n)}" for n in names if got.get(n) != 0]
+            expect(not wrong, f"v{version} over the quota: {'; '.join(wrong)}; Kafka admits older versions")
+            expect(throttle > 0, f"v{version} admitted a request over the quota with throttle_time_ms={throttle}; "
+                                 "Kafka reports the throttle")
+
+    check.given(st.integers(1, 2), over_quota, max_examples=min(3, check.session.max_examples))
