@@ -1,0 +1,85 @@
+"""docs/properties.md, generated from the ``@pytest.mark.prop`` markers of the property modules.
+
+    python -m conformance.catalogue            # print it
+    python -m conformance.catalogue --write    # write docs/properties.md
+
+The modules are read with ``ast`` (nothing is imported or run): each test function with a
+``prop("ID", ...)`` marker gives a row with its module, name and the first paragraph of its
+docstring. ``tests/test_catalogue.py`` fails when the checked-in file is not what this
+writes, so the index cannot go stale.
+"""
+from __future__ import annotations
+
+import ast
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+OUT = ROOT / "docs" / "properties.md"
+ORDER = "PVDRCTSAK"
+
+HEADER = """# Properties as shipped
+
+Generated from the `@pytest.mark.prop` markers by `python -m conformance.catalogue --write`
+(`tests/test_catalogue.py` fails when this file is stale; `grep -rn 'prop("ID"' conformance/`
+finds any of them). Sources are in each marker's `source` and in the result rows; Kafka's
+behaviour behind them is in [reference-semantics.md](reference-semantics.md). The catalogue
+these ids come from is `shared/CATALOGUE.md`.
+
+| id | module | test | what it checks |
+|---|---|---|---|
+"""
+
+FOOTER = """
+Properties that need a configured broker run on Apache Kafka targets with a profile
+(docs/kafka.md): A1 with `profile=policy`; P5's version-gated codes with `profile=nodelete`
+and `profile=quota`. Everywhere else their rows are `unsupported`, saying which profile they
+need. Not implemented yet: A2 (authorization: an authorizer, SASL principals and ACLs) and
+K2 (partition deletion, seed 003, as a schema overlay).
+"""
+
+
+def _prop(decorator) -> str | None:
+    if (isinstance(decorator, ast.Call) and isinstance(decorator.func, ast.Attribute)
+            and decorator.func.attr == "prop" and decorator.args
+            and isinstance(decorator.args[0], ast.Constant)):
+        return decorator.args[0].value
+    return None
+
+
+def rows(root: Path = ROOT) -> list[tuple[str, str, str, str]]:
+    out = []
+    for path in sorted((root / "conformance").glob("test_*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in tree.body:
+            if not isinstance(node, ast.FunctionDef):
+                continue
+            ids = [p for p in map(_prop, node.decorator_list) if p]
+            if not ids:
+                continue
+            doc = (ast.get_docstring(node) or "").split("\n\n")[0]
+            what = re.sub(r"\s+", " ", doc).strip().replace("|", "\\|")
+            out.append((ids[0], f"conformance/{path.name}", node.name, what))
+    return sorted(out, key=lambda r: (ORDER.find(r[0][0]) if r[0][0] in ORDER else 99,
+                                      int(re.sub(r"\D", "", r[0]) or 0), r[0], r[2]))
+
+
+def render(root: Path = ROOT) -> str:
+    body = "".join(f"| {i} | `{m}` | `{t}` | {w} |\n" for i, m, t, w in rows(root))
+    return HEADER + body + FOOTER
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    text = render()
+    if "--write" in argv:
+        OUT.write_text(text, encoding="utf-8")
+        print(f"catalogue: {len(rows())} tests -> {OUT.relative_to(ROOT)}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
