@@ -42,9 +42,9 @@ def existing_topics(check, api_key: int) -> list[str]:
     return [name]
 
 
-def _names(prefix: str, existing: list[str]) -> SearchStrategy[str]:
+def _names(prefix: str, existing: list[str], prefixed_only: bool = False) -> SearchStrategy[str]:
     known = [st.sampled_from(existing)] if existing else []
-    return st.one_of(*known, d.valid_topic_names(prefix), d.invalid_topic_names(prefix))
+    return st.one_of(*known, d.valid_topic_names(prefix), d.invalid_topic_names(prefix, prefixed_only=prefixed_only))
 
 
 def _bad_configs() -> SearchStrategy[list[dict]]:
@@ -68,8 +68,9 @@ def _bad_ops() -> SearchStrategy[list[dict]]:
     return st.lists(op, min_size=1, max_size=2, unique_by=lambda c: c["name"])
 
 
-def _provoking(api_key: int, version: int, prefix: str, existing: list[str]) -> SearchStrategy[dict]:
-    names = _names(prefix, existing)
+def _provoking(api_key: int, version: int, prefix: str, existing: list[str],
+               prefixed_only: bool = False) -> SearchStrategy[dict]:
+    names = _names(prefix, existing, prefixed_only)
     if api_key == 3:
         ov = {}
         if version >= 12:   # ids are only expressible (and UNKNOWN_TOPIC_ID defined) from v12
@@ -113,10 +114,12 @@ def _provoking(api_key: int, version: int, prefix: str, existing: list[str]) -> 
     return admin_request(api_key, version, prefix)
 
 
-def requests(api_key: int, version: int, prefix: str, existing: list[str] = ()) -> SearchStrategy[dict]:
-    """Request bodies for ``api_key`` at ``version``: half realistic, half error-provoking."""
+def requests(api_key: int, version: int, prefix: str, existing: list[str] = (),
+             prefixed_only: bool = False) -> SearchStrategy[dict]:
+    """Request bodies for ``api_key`` at ``version``: half realistic, half error-provoking
+    (``prefixed_only``: no invalid name that cannot carry the prefix, for external clusters)."""
     return st.one_of(admin_request(api_key, version, prefix),
-                     _provoking(api_key, version, prefix, list(existing)))
+                     _provoking(api_key, version, prefix, list(existing), prefixed_only))
 
 
 #: Where each API's response keeps its per-item results, and how to read the item's key.

@@ -55,11 +55,13 @@ def valid_topic_names(prefix: str) -> SearchStrategy[str]:
     return suffix.map(lambda s: prefix + s)
 
 
-def invalid_topic_names(prefix: str | None = None, labelled: bool = False) -> SearchStrategy:
+def invalid_topic_names(prefix: str | None = None, labelled: bool = False,
+                        prefixed_only: bool = False) -> SearchStrategy:
     """Names Topic.validate rejects: empty, '.', '..', longer than 249, or with a character
     outside [a-zA-Z0-9._-]. With ``prefix``, the long and illegal-character ones start with
     it (so a broker that wrongly accepts one creates a topic the run can clean up). With
-    ``labelled``, examples are ``(reason, name)``."""
+    ``labelled``, examples are ``(reason, name)``. ``prefixed_only`` (for a cluster the
+    suite did not start) leaves out the names that cannot carry the prefix ("", ".", "..")."""
     p = _check_prefix(prefix) if prefix else ""
     illegal = st.characters(exclude_characters=LEGAL_CHARS, exclude_categories=("Cs",))
     cases = {
@@ -70,6 +72,8 @@ def invalid_topic_names(prefix: str | None = None, labelled: bool = False) -> Se
         "illegal character": st.tuples(st.text(LEGAL_CHARS, max_size=8), illegal,
                                        st.text(LEGAL_CHARS, max_size=8)).map("".join),
     }
+    if prefixed_only:
+        cases = {r: s for r, s in cases.items() if r in ("too long", "illegal character")}
     out = [s.map(lambda n, r=r: (r, (p + n) if r in ("too long", "illegal character") else n))
            for r, s in cases.items()]
     return st.one_of(out) if labelled else st.one_of(out).map(lambda rn: rn[1])

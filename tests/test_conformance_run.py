@@ -180,3 +180,120 @@ def test_an_external_cluster_gets_no_mutations_without_consent(tmp_path):
     assert rows["CreateTopics"]["outcome"] == "skip" and "--allow-destructive" in rows["CreateTopics"]["message"]
     assert rows["DeleteTopics"]["outcome"] == "skip"
     assert rows["Metadata"]["outcome"] in ("pass", "fail")
+
+
+# -- bad input: one line, a non-zero exit, nothing started, no run folder -----------------
+PYTEST_SUMMARY = __import__("re").compile(r"^(no tests ran|\d+ \w+(, \d+ \w+)*) in [\d.]+s$")
+
+def _one_line_error(proc, expect: str, tmp_path, results=None):
+    out = proc.stdout + proc.stderr
+    assert proc.returncode not in (0, None), out
+    assert "Traceback" not in out and "INTERNALERROR" not in out, out
+    # one line says what is wrong; pytest may add its own "no tests ran" summary
+    lines = [line for line in out.splitlines() if line.strip() and not PYTEST_SUMMARY.match(line)]
+    assert len(lines) == 1 and expect in lines[0], out
+    results = results or tmp_path / "results"
+    assert not results.exists() or not any(results.iterdir()), list(results.iterdir())
+    assert not (tmp_path / "last-run").exists()
+
+
+def _row(**over):
+    row = {"row_id": 1, "run_id": "20260101T000000Z-abcdef", "started_at": "2026-01-01T00:00:00.000Z",
+           "broker": "tansu", "broker_impl": "tansu", "broker_version": "0.6.0", "property": "P1",
+           "api_key": 18, "api_name": "ApiVersions", "api_version": 0, "outcome": "fail", "examples": 1,
+           "counterexample": {"input": None, "steps": [], "prefix": "kac-abcdef-"}, "message": "x",
+           "source": "x", "duration_s": 0.1, "seed": 1}
+    row.update(over)
+    return row
+
+
+def test_a_results_dir_that_is_a_file_is_one_line(tmp_path):
+    f = tmp_path / "afile"
+    f.write_text("")
+    proc = run_suite(tmp_path, "--results-dir", str(f), timeout=120)
+    _one_line_error(proc, f"--results-dir {f}: is a file, not a folder", tmp_path)
+    proc = run_suite(tmp_path, "--results-dir", str(f / "sub"), timeout=120)
+    _one_line_error(proc, f"--results-dir {f / 'sub'}: cannot be made: {f} is a file", tmp_path)
+
+
+def test_a_results_dir_that_cannot_be_written_is_one_line(tmp_path):
+    proc = run_suite(tmp_path, "--results-dir", "/proc/kac-results", timeout=120)
+    _one_line_error(proc, "--results-dir /proc/kac-results: cannot be written", tmp_path)
+
+
+def test_an_unknown_property_lists_the_known_ones(tmp_path):
+    proc = run_suite(tmp_path, "--property", "P1,P99", timeout=120)
+    _one_line_error(proc, "--property: unknown P99; known: C1, C2", tmp_path)
+    assert "P1, P2, P3" in proc.stderr
+
+
+def test_a_replay_file_with_a_malformed_line_names_the_file_and_line(tmp_path):
+    f = tmp_path / "edited.jsonl"
+    f.write_text(json.dumps(_row()) + "\n" + "{not json\n" + json.dumps(_row(row_id=3)) + "\n")
+    proc = run_suite(tmp_path, "--replay", f"{f}:3", timeout=120)
+    _one_line_error(proc, f"--replay: {f} line 2 is not a result row", tmp_path)
+
+
+@pytest.mark.parametrize("edit,expect", [
+    ({"api_key": "nineteen"}, "has api_key='nineteen'"),
+    ({"property": None}, "has property=None"),
+    ({"counterexample": {"input": {"$uuid": "not-a-uuid"}, "steps": []}}, "has a counterexample that does not load"),
+    ({"counterexample": ["steps"]}, "has a counterexample that is not one the suite writes"),
+])
+def test_a_hand_edited_replay_row_is_one_line(tmp_path, edit, expect):
+    f = tmp_path / "edited.jsonl"
+    f.write_text(json.dumps(_row()) + "\n" + json.dumps(_row(row_id=2, **edit)) + "\n")
+    proc = run_suite(tmp_path, "--replay", f"{f}:2", timeout=120)
+    _one_line_error(proc, f"--replay: {f} line 2 (row 2) {expect}", tmp_path)
+
+
+@pytest.mark.parametrize("args,expect", [
+    (("-k", "CreateTopics"), "is deselected by -k/-m; drop them"),
+    (("--property", "P2"), "--property P2 leaves out; drop --property"),
+])
+def test_a_replay_target_deselected_by_another_filter_is_one_line(tmp_path, args, expect):
+    f = tmp_path / "results.jsonl"
+    f.write_text(json.dumps(_row()) + "\n")
+    proc = run_suite(tmp_path, "--replay", f"{f}:1", *args, timeout=120)
+    _one_line_error(proc, expect, tmp_path)
+
+
+def test_a_refused_bootstrap_port_is_reported_at_once(tmp_path):
+    import socket
+    import time
+    with socket.socket() as s:          # a port nothing listens on
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    t0 = time.monotonic()
+    proc = run_suite(tmp_path, "--broker", f"bootstrap:127.0.0.1:{port}", timeout=120)
+    took = time.monotonic() - t0
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 2 and "Traceback" not in out, out
+    assert f"connection refused at 127.0.0.1:{port}" in out, out
+    assert took < 8, f"waited {took:.1f}s on a refused port"
+
+
+@pytest.mark.parametrize("spec", ["bootstrap:127.0.0.1:99999", "bootstrap:127.0.0.1:0"])
+def test_a_bootstrap_port_out_of_range_is_a_spec_error(tmp_path, spec):
+    proc = run_suite(tmp_path, "--broker", spec, timeout=120)
+    _one_line_error(proc, "write bootstrap:HOST:PORT", tmp_path)
+
+
+def test_terminal_colours_never_reach_a_row_or_the_manifest(tmp_path):
+    from fixtures.pool import BrokerPool
+    from fixtures.results import ResultWriter
+    from fixtures.targets.base import _tail
+    red = "\x1b[31mERROR\x1b[0m \x1b[1mdisk\x1b[22m full\x1b]8;;http://x\x07link\x1b]8;;\x07"
+    assert _tail(red) == "; broker said: ERROR disk fulllink"
+    w = ResultWriter(tmp_path)
+    row = w.write(broker="tansu", property="P1", outcome="error", message=f"broker gone; last log line: {red}",
+                  source="x", examples=0)
+    w.set_broker({"spec": "tansu", "error": f"could not start: {red}"})
+    w.close()
+    text = (w.path.read_text() + w.manifest_path.read_text())
+    assert "\x1b" not in text and "\\u001b" not in text, text
+    assert row["message"].endswith("ERROR disk fulllink")
+    pool = BrokerPool(["tansu"])
+    pool.validate()
+    pool.targets["tansu"].diagnostics = lambda: red
+    assert pool.last_words("tansu") == "; last log line: ERROR disk fulllink"

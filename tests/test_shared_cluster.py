@@ -1,0 +1,305 @@
+"""The suite on a cluster it did not start (``bootstrap:HOST:PORT``), against real brokers.
+
+A tansu broker started here plays someone's staging cluster: it holds topics of its own
+with records in them. The suite runs against it through the recording proxy
+(:mod:`fixtures.proxy`), which decodes every request on the wire, so the test sees what
+was *sent*, not what the suite meant to send. The names are read off the decoded requests
+by a walk of their own here (not :mod:`fixtures.scope`, whose rules are under test).
+
+* no request names a topic outside the run prefix, with or without --allow-destructive;
+* without --allow-destructive nothing that creates, deletes or alters goes out (nor a
+  Metadata request that may auto-create), and no topic of the run exists afterwards;
+* with it, every topic the run made is gone at the end (``--cleanup`` for a killed run);
+* the cluster's own topics keep every record, byte for byte.
+"""
+from __future__ import annotations
+
+import json
+import os
+import struct
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from kafka.record.memory_records import MemoryRecordsBuilder
+
+from fixtures import codec, wire
+from fixtures.mutants.base import Mutant
+from fixtures.proxy import Proxy
+from fixtures.results import read_rows
+from fixtures.targets import make_target
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The cluster's own topics (the empty name is created too where the broker accepts it,
+#: as the issue's tansu did: an empty-named topic is still not the suite's).
+PRECIOUS = {"precious": 2, "other.data": 1, "kac-notours": 1}
+RECORDS = 10
+#: Requests that change something (Produce, CreateTopics, DeleteTopics, DeleteRecords,
+#: AlterConfigs, CreatePartitions, IncrementalAlterConfigs).
+CHANGING = {0, 19, 20, 21, 33, 37, 44}
+
+
+# -- the recording proxy -------------------------------------------------------------------
+def names_in(body) -> list:
+    """Every topic name a decoded request body carries: ``name``/``topic`` fields and
+    ``topic_names`` lists (config entries' ``name`` excluded), and the ``resource_name``
+    of a config resource of type TOPIC (2)."""
+    out = []
+
+    def walk(v):
+        if isinstance(v, dict):
+            if "resource_type" in v and "resource_name" in v:
+                if v["resource_type"] == 2:
+                    out.append(v["resource_name"])
+                return
+            for k, x in v.items():
+                if k == "configs":
+                    continue
+                if k in ("name", "topic"):
+                    if x is not None:
+                        out.append(x)
+                elif k == "topic_names":
+                    out.extend(x or [])
+                else:
+                    walk(x)
+        elif isinstance(v, list):
+            for x in v:
+                walk(x)
+    walk(body)
+    return out
+
+
+class Recorder(Mutant):
+    """Changes nothing; keeps (api_key, version, body) of every request it sees."""
+    name = "recorder"
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.seen: list[tuple[int, int, dict | None]] = []
+        self.lock = threading.Lock()
+
+    def request(self, seen):
+        with self.lock:
+            self.seen.append((seen.api_key, seen.api_version, seen.request))
+
+    def raw_request(self, seen, payload):
+        # a version above the schemas' (P3): the body is encoded at a lower version
+        body = None
+        for v in range(codec.APIS[seen.api_key].max_version, -1, -1):
+            patched = bytearray(payload)
+            struct.pack_into(">h", patched, 2, v)
+            try:
+                body = codec.decode_request(bytes(patched))[1]
+                break
+            except Exception:
+                continue
+        with self.lock:
+            self.seen.append((seen.api_key, seen.api_version, body))
+
+
+# -- the cluster's own data ----------------------------------------------------------------
+def _records(topic: str, partition: int) -> bytes:
+    b = MemoryRecordsBuilder(magic=2, compression_type=0, batch_size=1 << 20)
+    for i in range(RECORDS):
+        b.append(1_700_000_000_000 + i, f"k{i}".encode(), f"{topic}/{partition}/record-{i}".encode())
+    b.close()
+    return b.buffer()
+
+
+def seed(address) -> None:
+    conn = wire.Connection(*address)
+    try:
+        r = conn.send(19, 4, {"topics": [{"name": n, "num_partitions": p, "replication_factor": 1,
+                                          "assignments": [], "configs": []} for n, p in PRECIOUS.items()],
+                              "timeout_ms": 10000, "validate_only": False}).response
+        assert all(t["error_code"] == 0 for t in r["topics"]), r
+        for name, parts in PRECIOUS.items():
+            for p in range(parts):
+                for _ in range(100):
+                    resp = conn.send(0, 8, {"transactional_id": None, "acks": -1, "timeout_ms": 10000,
+                                            "topic_data": [{"name": name, "partition_data": [
+                                                {"index": p, "records": _records(name, p)}]}]}).response
+                    code = resp["responses"][0]["partition_responses"][0]["error_code"]
+                    if code not in (3, 5, 6):
+                        break
+                    time.sleep(0.1)
+                assert code == 0, (name, p, resp)
+    finally:
+        conn.close()
+
+
+def snapshot(address) -> dict:
+    """Every topic outside the ``kac-`` run prefixes: partitions, offsets and the bytes
+    a fetch from the log start returns."""
+    conn = wire.Connection(*address)
+    try:
+        topics = conn.send(3, 4, {"topics": None, "allow_auto_topic_creation": False}).response["topics"]
+        out = {}
+        for t in sorted(topics, key=lambda t: t["name"]):
+            name = t["name"]
+            if name.startswith("kac-") and name not in PRECIOUS:
+                continue
+            parts = {}
+            for p in sorted(x["partition_index"] for x in t["partitions"]):
+                offs = []
+                for ts in (-2, -1):
+                    r = conn.send(2, 1, {"replica_id": -1, "topics": [{"name": name, "partitions": [
+                        {"partition_index": p, "timestamp": ts}]}]}).response
+                    offs.append(r["topics"][0]["partitions"][0]["offset"])
+                f = conn.send(1, 4, {"replica_id": -1, "max_wait_ms": 300, "min_bytes": 1, "max_bytes": 1 << 20,
+                                     "isolation_level": 0, "topics": [{"topic": name, "partitions": [
+                                         {"partition": p, "fetch_offset": offs[0],
+                                          "partition_max_bytes": 1 << 20}]}]}).response
+                fp = [x for t in f["responses"] for x in t["partitions"]] or [{}]
+                parts[p] = (tuple(offs), fp[0].get("error_code"), fp[0].get("high_watermark"),
+                            bytes(fp[0].get("records") or b""))
+            out[name] = parts
+        return out
+    finally:
+        conn.close()
+
+
+def run_topics(address) -> list[str]:
+    conn = wire.Connection(*address)
+    try:
+        topics = conn.send(3, 4, {"topics": None, "allow_auto_topic_creation": False}).response["topics"]
+        return sorted(t["name"] for t in topics if t["name"].startswith("kac-") and t["name"] not in PRECIOUS)
+    finally:
+        conn.close()
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """Someone's cluster: a tansu holding topics and records the suite must not touch."""
+    target = make_target("tansu")
+    info = target.start()
+    try:
+        seed((info.host, info.port))
+        before = snapshot((info.host, info.port))
+        assert before["precious"][0][2] == RECORDS and before["precious"][0][3], before
+        yield (info.host, info.port), before
+    finally:
+        target.stop()
+
+
+@pytest.fixture
+def recorded(cluster):
+    """A recording proxy in front of the cluster: (its address, the recorder)."""
+    rec = Recorder()
+    proxy = Proxy(*cluster[0], rec)
+    address = proxy.start()
+    yield address, rec
+    proxy.stop()
+
+
+def run_suite(tmp_path, address, *args, files=("conformance",), timeout=1500):
+    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"))
+    proc = subprocess.run([sys.executable, "-m", "pytest", *files, "-q", "-p", "no:cacheprovider",
+                           "--results-dir", str(tmp_path / "results"), "--profile", "ci", "--seed", "5",
+                           "--broker", f"bootstrap:{address[0]}:{address[1]}", *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+    run = Path((tmp_path / "last-run").read_text().strip())
+    return proc, read_rows(run / "results.jsonl"), json.loads((run / "manifest.json").read_text())
+
+
+def outside_prefix(rec: Recorder, prefix: str) -> list:
+    bad = []
+    for key, version, body in rec.seen:
+        assert body is not None, f"a request to API {key} v{version} the recorder could not read"
+        bad += [(key, version, n) for n in names_in(body) if not (isinstance(n, str) and n.startswith(prefix))]
+    return bad
+
+
+# -- the runs ------------------------------------------------------------------------------
+def test_without_consent_nothing_is_sent_outside_the_prefix_or_changed(tmp_path, cluster, recorded):
+    address, rec = recorded
+    proc, rows, manifest = run_suite(tmp_path, address)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    prefix = manifest["topic_prefix"]
+    assert rec.seen and rows
+    assert not outside_prefix(rec, prefix)[:10]
+    changing = [(k, v) for k, v, _ in rec.seen if k in CHANGING]
+    assert not changing, changing[:10]
+    may_create = [(v, b) for k, v, b in rec.seen if k == 3 and b.get("topics")
+                  and (v < 4 or b.get("allow_auto_topic_creation"))]
+    assert not may_create, may_create[:5]
+    assert run_topics(cluster[0]) == []
+    assert snapshot(cluster[0]) == cluster[1]
+    for r in rows:
+        if "outside the run prefix" in (r["message"] or "") or "--allow-destructive" in (r["message"] or ""):
+            assert r["outcome"] == "skip", r
+    assert any(r["outcome"] == "pass" for r in rows)
+    assert manifest["cleanup"][0]["deleted"] == 0 and manifest["cleanup"][0]["not_deleted"] == 0
+
+
+def test_with_consent_only_run_topics_are_touched_and_none_is_left(tmp_path, cluster, recorded):
+    address, rec = recorded
+    proc, rows, manifest = run_suite(tmp_path, address, "--allow-destructive")
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    prefix = manifest["topic_prefix"]
+    assert not outside_prefix(rec, prefix)[:10]
+    assert any(k == 19 for k, _, _ in rec.seen), "nothing was created: the run checked nothing destructive"
+    assert run_topics(cluster[0]) == []
+    assert snapshot(cluster[0]) == cluster[1]
+    cleanup = manifest["cleanup"][0]
+    assert cleanup["deleted"] > 0 and cleanup["not_deleted"] == 0 and cleanup["prefix"] == prefix
+    assert f"cleanup bootstrap:{address[0]}:{address[1]}: deleted {cleanup['deleted']} topics" in proc.stdout
+    skipped = [r for r in rows if "outside the run prefix" in (r["message"] or "")]
+    assert all(r["outcome"] == "skip" for r in skipped), skipped
+
+
+def test_cleanup_removes_what_a_killed_run_left_and_nothing_else(tmp_path, cluster):
+    prefix = "kac-" + uuid.uuid4().hex[:6] + "-"
+    conn = wire.Connection(*cluster[0])
+    try:
+        names = [prefix + f"left-{i}" for i in range(3)]
+        r = conn.send(19, 4, {"topics": [{"name": n, "num_partitions": 1, "replication_factor": 1,
+                                          "assignments": [], "configs": []} for n in names],
+                              "timeout_ms": 10000, "validate_only": False}).response
+        assert all(t["error_code"] == 0 for t in r["topics"]), r
+    finally:
+        conn.close()
+    spec = f"bootstrap:{cluster[0][0]}:{cluster[0][1]}"
+    cmd = [sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "--broker", spec,
+           "--results-dir", str(tmp_path / "results")]
+    proc = subprocess.run(cmd + ["--cleanup", prefix], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip() == f"cleanup {prefix} on {spec}: deleted 3 topics, 0 could not be deleted"
+    assert run_topics(cluster[0]) == [] and snapshot(cluster[0]) == cluster[1]
+    assert not (tmp_path / "results").exists()
+    for bad in ("precious", "kac-", "kac-notours", "kac-zzzzzz-", ""):
+        proc = subprocess.run(cmd + ["--cleanup", bad], cwd=ROOT, capture_output=True, text=True, timeout=120)
+        out = proc.stdout + proc.stderr
+        assert proc.returncode != 0 and "is not a run prefix" in out and "Traceback" not in out, out
+        assert len(out.strip().splitlines()) == 1, out
+    assert snapshot(cluster[0]) == cluster[1]
+
+
+def test_ctrl_c_still_deletes_the_runs_topics(tmp_path, cluster):
+    import signal
+    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"))
+    spec = f"bootstrap:{cluster[0][0]}:{cluster[0][1]}"
+    proc = subprocess.Popen([sys.executable, "-m", "pytest", "conformance/test_topics.py", "-q", "-p",
+                             "no:cacheprovider", "--results-dir", str(tmp_path / "results"), "--profile", "dev",
+                             "--broker", spec, "--allow-destructive"], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not run_topics(cluster[0]):      # the run has made topics of its own
+            assert proc.poll() is None and time.monotonic() < deadline, proc.stdout.read()[-2000:]
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)     # what Ctrl-C in a terminal does
+        out = proc.communicate(timeout=180)[0]
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    manifest = json.loads((Path((tmp_path / "last-run").read_text().strip()) / "manifest.json").read_text())
+    cleanup = manifest["cleanup"][0]
+    assert cleanup["deleted"] > 0 and cleanup["not_deleted"] == 0, (cleanup, out[-2000:])
+    assert run_topics(cluster[0]) == [] and snapshot(cluster[0]) == cluster[1]
+    assert "KeyboardInterrupt" in out and f"cleanup {spec}: deleted {cleanup['deleted']} topics" in out, out[-2000:]
