@@ -63,7 +63,7 @@ KEYS: dict[str, tuple[str, object]] = {
     "follower.replication.throttled.replicas": ("throttled", None),
     "retention.ms": ("long", (-1, None)),
     "retention.bytes": ("long", (None, None)),
-    "segment.bytes": ("int", (SEGMENT_BYTES_MIN, None)),   # 1 MiB since 4.0, 14 before (releases.py)
+    "segment.bytes": ("int", (SEGMENT_BYTES_MIN, None)),   # 1 MiB since 4.1, 14 before (releases.py)
     "segment.ms": ("long", (1, None)),
     "max.message.bytes": ("int", (0, None)),
     "min.insync.replicas": ("int", (1, None)),

@@ -435,7 +435,7 @@ def test_c4_invalid_config_changes_get_kafkas_error_and_change_nothing(check, ap
     (IncrementalAlterConfigs only), a missing topic (UNKNOWN_TOPIC_OR_PARTITION, no topic
     created) or the same resource twice (INVALID_REQUEST for both entries); and, one by one,
     a value just outside each of LogConfig's bounds (INVALID_CONFIG; segment.bytes >= 1 MiB
-    since Kafka 4.0, KIP-1030). Kafka applies a
+    since Kafka 4.1 and >= 14 before, conformance/reference/releases.py). Kafka applies a
     resource atomically, so DescribeConfigs afterwards equals DescribeConfigs before.
 
     The unknown operation is a decision, not a Kafka rule: Kafka validates the op byte only

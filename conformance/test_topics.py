@@ -347,7 +347,7 @@ def test_t1_configs_kafka_rejects_answer_invalid_config(check, api_key, version)
     """A topic config with a value its validator refuses, a name no topic config has, or a
     null value answers INVALID_CONFIG (40), even next to valid configs, and the topic is
     not created. The validators are ``LogConfig``'s ConfigDef of the broker's release line
-    (segment.bytes at least 1 MiB since 4.0, KIP-1030; 3.x allowed 14 bytes: releases.py). Each example sends one topic
+    (segment.bytes at least 1 MiB since 4.1, KIP-1030; 3.x and 4.0 allowed 14 bytes: releases.py). Each example sends one topic
     per entry of a fixed table (one refused value per validator) plus generated ones."""
     ctx = asked(check, api_key, version)
     valid = st.lists(domain.topic_config_entries(), max_size=2, unique_by=lambda kv: kv[0])

@@ -124,7 +124,7 @@ LEGACY_KINDS = ("unknown key", "bad value", "duplicate key", "null value", "unkn
 
 #: Values just outside LogConfig's bounds (Range.atLeast / between, the INT and LONG ranges):
 #: each must answer INVALID_CONFIG. segment.bytes' floor depends on the release line
-#: (1 MiB since 4.0, KIP-1030; 14 before): ``boundary_cases`` adds it.
+#: (1 MiB since 4.1, KIP-1030; 14 before: conformance/reference/releases.py): ``boundary_cases`` adds it.
 BOUNDARY_VALUES = (
     ("segment.bytes", str(1 << 31)),
     ("retention.ms", "-2"), ("retention.bytes", str(1 << 63)), ("segment.ms", "0"),

@@ -63,13 +63,19 @@ class Rule:
         return f"{line_text(self.since)} and later: {self.after!r}; before: {self.before!r}"
 
 
-#: ``segment.bytes``'s lower bound: ``atLeast(1024 * 1024)`` since 4.0 (KIP-1030), before that
-#: ``atLeast(LegacyRecord.RECORD_OVERHEAD_V0)`` = 14.
+#: The topic config ``segment.bytes``'s lower bound: ``atLeast(1024 * 1024)`` since **4.1**,
+#: ``atLeast(LegacyRecord.RECORD_OVERHEAD_V0)`` = 14 before. KIP-1030 is listed for 4.0, but
+#: 4.0 raised only the broker config ``log.segment.bytes`` to 1 MiB; the topic config kept
+#: 14 in 4.0.0-4.0.2 and got the 1 MiB floor in 4.1.0, together with the test-only
+#: ``internal.segment.bytes``. Read in the released jars (``javap -c -constants
+#: org.apache.kafka.storage.internals.log.LogConfig`` of kafka-storage 3.9.2, 4.0.0, 4.0.2,
+#: 4.1.0, 4.4.0: ``define("segment.bytes", INT, 1073741824, atLeast(14 | 1048576), ...)``)
+#: and seen on the brokers: kafka:4.0.0 accepts ``segment.bytes=1048575``, 4.1.0 refuses it.
 SEGMENT_BYTES_MIN = Rule(
-    "segment.bytes minimum", (4, 0), 14, 1 << 20,
-    "KIP-1030; apache/kafka storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java "
-    "SEGMENT_BYTES_CONFIG define(..., atLeast(1024 * 1024), ...) in 4.0, "
-    "atLeast(LegacyRecord.RECORD_OVERHEAD_V0) in 3.9")
+    "segment.bytes minimum", (4, 1), 14, 1 << 20,
+    "KIP-1030 (topic config from 4.1.0); apache/kafka storage/src/main/java/org/apache/kafka/storage/"
+    "internals/log/LogConfig.java CONFIG define(TopicConfig.SEGMENT_BYTES_CONFIG, INT, ..., atLeast(1024 * 1024)) "
+    "in 4.1.0+, atLeast(LegacyRecord.RECORD_OVERHEAD_V0) = 14 in 3.x and 4.0.x (released jars)")
 
 RULES = (SEGMENT_BYTES_MIN,)
 
