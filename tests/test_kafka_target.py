@@ -205,3 +205,23 @@ def test_the_known_deviations_reproduce_by_hand_on_kafka():
 def test_a_target_error_names_the_spec():
     with pytest.raises(TargetError, match="kafka:4.1.0,nodes=0"):
         make_target("kafka:4.1.0,nodes=0")
+
+
+def test_a_build_of_your_own_runs_through_the_same_start_code(tmp_path):
+    """kafka-dist:PATH: a distribution folder (here the release's jars as PATH/libs) starts
+    as kafka:VERSION does and knows its version from its kafka-clients jar."""
+    libs = make_target(KAFKA).libs()
+    dist = tmp_path / "kafka_2.13-dist"
+    (dist / "libs").mkdir(parents=True)
+    for jar in libs.glob("*.jar"):
+        (dist / "libs" / jar.name).symlink_to(jar)
+    target = make_target(f"kafka-dist:{dist},nodes=1")
+    info = target.start()
+    try:
+        assert (info.impl, info.version) == ("apache-kafka", NEWEST_RELEASE)
+        assert info.advertised(20), "no DeleteTopics"
+    finally:
+        target.stop()
+    assert target.workdir is None
+    with pytest.raises(TargetError, match="is not a Kafka distribution"):
+        make_target(f"kafka-dist:{tmp_path / 'nothing'}")
