@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from . import schema
 from .cli import ReportError
-from .paths import HINT, MANIFEST, RESULTS, is_local
+from .paths import HINT, MANIFEST, RESULTS, is_local, read_runs_from
 
 
 @dataclass
@@ -84,24 +84,45 @@ def _manifest_start(results: str):
         return None
 
 
-def read_run(results: str, malformed: list) -> tuple | None:
-    """One run -> (run_start, run_id, results, {cell key: the Cell deciding it in the run});
-    None if it has no valid row. Malformed lines are appended to ``malformed``."""
-    mine, first = {}, None
+def valid_rows(results: str, malformed: list):
+    """The valid rows of one results.jsonl; malformed lines go to ``malformed`` as (file, line, reason)."""
     with open(results, encoding="utf-8", errors="replace") as fh:
         for n, line in enumerate(fh, 1):
             row, reason = schema.check_line(line)
             if reason:
                 malformed.append((results, n, reason))
                 continue
-            t = schema.parse_time(row["started_at"])
-            first = t if first is None or t < first else first
-            c = Cell(row["broker"], row["api_key"], row["api_name"], row["api_version"], row["property"],
-                     row["outcome"], row["run_id"], row["row_id"], results, row.get("message"),
-                     (schema.severity(row["outcome"]), t, row["row_id"]), row.get("broker_impl"),
-                     row.get("broker_version"), row.get("counterexample"))
-            if c.key not in mine or c.order > mine[c.key].order:
-                mine[c.key] = c
+            yield row
+
+
+def add_run_arguments(p) -> None:
+    """The run-folder arguments every entry point takes."""
+    p.add_argument("runs", nargs="*", metavar="RUN_FOLDER", help="run folders to read")
+    p.add_argument("--results-dir", action="append", default=[], metavar="DIR", help="every run folder in DIR")
+    p.add_argument("--runs-from", metavar="FILE", help="a text file naming run folders, one a line")
+
+
+def run_files(args) -> list[str]:
+    """results.jsonl of the runs ``add_run_arguments`` named; one-line error when none."""
+    runs = list(args.runs) + (read_runs_from(args.runs_from) if args.runs_from else [])
+    if not runs and not args.results_dir:
+        raise ReportError("no runs: give --results-dir DIR and/or run folders")
+    return find_runs(args.results_dir, runs)
+
+
+def read_run(results: str, malformed: list) -> tuple | None:
+    """One run -> (run_start, run_id, results, {cell key: the Cell deciding it in the run});
+    None if it has no valid row. Malformed lines are appended to ``malformed``."""
+    mine, first = {}, None
+    for row in valid_rows(results, malformed):
+        t = schema.parse_time(row["started_at"])
+        first = t if first is None or t < first else first
+        c = Cell(row["broker"], row["api_key"], row["api_name"], row["api_version"], row["property"],
+                 row["outcome"], row["run_id"], row["row_id"], results, row.get("message"),
+                 (schema.severity(row["outcome"]), t, row["row_id"]), row.get("broker_impl"),
+                 row.get("broker_version"), row.get("counterexample"))
+        if c.key not in mine or c.order > mine[c.key].order:
+            mine[c.key] = c
     if not mine:
         return None
     return (_manifest_start(results) or first, next(iter(mine.values())).run_id, results, mine)

@@ -30,9 +30,8 @@ import sys
 from dataclasses import dataclass
 
 from . import schema
-from .cells import find_runs
+from .cells import add_run_arguments, run_files, valid_rows
 from .cli import ReportError, run
-from .paths import read_runs_from
 
 DEFAULT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        "conformance", "reference", "kafka_known_deviations.json")
@@ -108,22 +107,9 @@ def classify(row: dict, known: list[Known]) -> Known | None:
     return next((k for k in known if k.matches(row)), None)
 
 
-def rows(files: list[str], malformed: list):
-    for f in files:
-        with open(f, encoding="utf-8", errors="replace") as fh:
-            for n, line in enumerate(fh, 1):
-                row, reason = schema.check_line(line)
-                if reason:
-                    malformed.append((f, n, reason))
-                    continue
-                yield f, row
-
-
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m reports.known", description=__doc__.split("\n")[0])
-    p.add_argument("runs", nargs="*", metavar="RUN_FOLDER", help="run folders to check")
-    p.add_argument("--results-dir", action="append", default=[], metavar="DIR", help="every run folder in DIR")
-    p.add_argument("--runs-from", metavar="FILE", help="a text file naming run folders, one a line")
+    add_run_arguments(p)
     p.add_argument("--known", default=DEFAULT, metavar="FILE", help="the known-deviations list (default: the suite's)")
     p.add_argument("--require-kafka", action="store_true",
                    help="fail unless the runs hold rows of an Apache Kafka broker")
@@ -132,14 +118,12 @@ def parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
-    runs = list(args.runs) + (read_runs_from(args.runs_from) if args.runs_from else [])
-    if not runs and not args.results_dir:
-        raise ReportError("no runs: give --results-dir DIR and/or run folders")
+    files = run_files(args)
     known = read(args.known)
     malformed: list = []
     counts = {o: 0 for o in schema.OUTCOMES}
     new, seen, kafka = [], {}, 0
-    for f, row in rows(find_runs(args.results_dir, runs), malformed):
+    for f, row in ((f, row) for f in files for row in valid_rows(f, malformed)):
         counts[row["outcome"]] += 1
         kafka += row.get("broker_impl") == "apache-kafka"
         if row["outcome"] not in ("fail", "error"):

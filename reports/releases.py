@@ -16,7 +16,7 @@ import re
 import sys
 
 from . import schema
-from .cells import find_runs, read_run
+from .cells import add_run_arguments, read_run, run_files
 from .cli import ReportError, run
 from .paths import MANIFEST
 
@@ -93,13 +93,10 @@ def markdown(ranges: dict, outcomes: dict, runs: list[str]) -> str:
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m reports.releases", description=__doc__.split("\n")[0])
-    p.add_argument("runs", nargs="*", metavar="RUN_FOLDER")
-    p.add_argument("--results-dir", action="append", default=[], metavar="DIR")
+    add_run_arguments(p)
     p.add_argument("--out", metavar="FILE", help="write the Markdown here (default: print it)")
     args = p.parse_args(argv)
-    if not args.runs and not args.results_dir:
-        raise ReportError("no runs: give --results-dir DIR and/or run folders")
-    ranges, outcomes, runs = collect(find_runs(args.results_dir, args.runs))
+    ranges, outcomes, runs = collect(run_files(args))
     if not ranges:
         raise ReportError("the runs hold no Apache Kafka broker (kafka:VERSION or kafka-dist:PATH)")
     text = markdown(ranges, outcomes, runs)
