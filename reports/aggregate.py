@@ -33,7 +33,20 @@ def add_input_args(p: argparse.ArgumentParser) -> None:
 def add_spark_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--master", default=DEFAULT_MASTER, help="Spark master (default %(default)s)")
     p.add_argument("--driver-memory", metavar="SIZE", help="e.g. 4g (only before Spark has started)")
+    p.add_argument("--executor-memory", metavar="SIZE", help="per executor on a cluster, e.g. 2g (docs/reports.md)")
+    p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="a Spark setting, e.g. spark.sql.shuffle.partitions=64 (repeatable)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def confs(args) -> dict:
+    out = {}
+    for kv in args.conf:
+        key, eq, value = kv.partition("=")
+        if not eq or not key.strip():
+            raise ReportError(f"--conf {kv}: give KEY=VALUE, e.g. spark.sql.shuffle.partitions=64")
+        out[key.strip()] = value
+    return out
 
 
 def inputs(args) -> tuple[list[str], list[str]]:
@@ -114,7 +127,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None, spark: SparkSession | None = None) -> int:
     args = parser().parse_args(argv)
     dirs, runs = inputs(args)
-    with using(spark, args.master, args.driver_memory) as spark:
+    with using(spark, args.master, args.driver_memory, args.executor_memory, confs(args)) as spark:
         s = aggregate(spark, dirs, runs, args.out, args.quiet)
     print(f"tables: {s['out']} ({s['cells']:,} cells from {s['rows']:,} rows in {s['seconds']:.1f}s)")
     return 0
