@@ -17,7 +17,7 @@ from . import load, paths, tables
 from .cli import Phases, ReportError, run
 from .spark import DEFAULT_MASTER, using
 
-TABLES = ("runs", "matrix", "scores", "failures", "changes", "flaky", "malformed")
+TABLES = ("runs", "matrix", "scores", "failures", "changes", "flaky", "malformed", "history")
 SHOW_MALFORMED = 10
 
 
@@ -108,7 +108,10 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
         kinds = dict(spark.read.parquet(f"{out}/changes").groupBy("kind").count().collect())
         n_reg, n_fix = kinds.get("regression", 0), kinds.get("fix", 0)
         n_flaky = spark.read.parquet(f"{out}/flaky").count()
-        ph.done(f"across runs: {n_reg:,} regressions, {n_fix:,} fixes, {n_flaky:,} flaky cells")
+        _write(tables.history(cells), f"{out}/history")
+        n_points = spark.read.parquet(f"{out}/history").count()
+        ph.done(f"across runs: {n_reg:,} regressions, {n_fix:,} fixes, {n_flaky:,} flaky cells; "
+                f"history: {n_points:,} broker runs")
     finally:
         load.delete(spark, stage)
     return {"runs": len(files), "lines": n_lines, "rows": n_rows, "malformed": n_bad, "cells": n_cells,
