@@ -96,6 +96,8 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
 
         _write(tables.run_cells(lines.where(F.col("reason").isNull()), runs_df), f"{stage}/cells")
         cells = spark.read.parquet(f"{stage}/cells")
+        n_run_cells = cells.count()
+        ph.done(f"per-run cells: {n_run_cells:,} (a cell's verdict in one run)")
         _write(tables.matrix(cells), f"{out}/matrix")
         m = spark.read.parquet(f"{out}/matrix")
         _write(tables.scores(m), f"{out}/scores")
