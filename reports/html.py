@@ -237,7 +237,10 @@ def history_chart(chart_id: str, title: str, points: list[dict], limit: int = 10
     points = sorted(points, key=lambda p: (str(p.get("run_start")), str(p["run_id"]), p["broker"]))
     cut = len(points) - limit if len(points) > limit else 0
     points = points[cut:]
-    step, left, top, h, bottom = 44, 48, 12, 150, 110
+    # labels are rotated -45 degrees: a label of n characters reaches about 4.5 n px left and down
+    reach = 4.5 * max((len(str(p["run_id"])) for p in points), default=0)
+    step, top, h = 44, 12, 150
+    left, bottom = max(48, int(reach - step / 2) + 12), max(40, int(reach) + 24)
     width = left + step * max(len(points), 1) + 20
     height = top + h + bottom
     y = lambda score: top + (1 - score) * h  # noqa: E731
