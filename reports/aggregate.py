@@ -17,7 +17,7 @@ from . import load, paths, tables
 from .cli import Phases, ReportError, run
 from .spark import DEFAULT_MASTER, using
 
-TABLES = ("runs", "matrix", "scores", "failures", "changes", "flaky", "malformed")
+TABLES = ("runs", "matrix", "scores", "failures", "changes", "flaky", "malformed", "history")
 SHOW_MALFORMED = 10
 
 
@@ -33,7 +33,20 @@ def add_input_args(p: argparse.ArgumentParser) -> None:
 def add_spark_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--master", default=DEFAULT_MASTER, help="Spark master (default %(default)s)")
     p.add_argument("--driver-memory", metavar="SIZE", help="e.g. 4g (only before Spark has started)")
+    p.add_argument("--executor-memory", metavar="SIZE", help="per executor on a cluster, e.g. 2g (docs/reports.md)")
+    p.add_argument("--conf", action="append", default=[], metavar="KEY=VALUE",
+                   help="a Spark setting, e.g. spark.sql.shuffle.partitions=64 (repeatable)")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
+
+
+def confs(args) -> dict:
+    out = {}
+    for kv in args.conf:
+        key, eq, value = kv.partition("=")
+        if not eq or not key.strip():
+            raise ReportError(f"--conf {kv}: give KEY=VALUE, e.g. spark.sql.shuffle.partitions=64")
+        out[key.strip()] = value
+    return out
 
 
 def inputs(args) -> tuple[list[str], list[str]]:
@@ -83,6 +96,8 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
 
         _write(tables.run_cells(lines.where(F.col("reason").isNull()), runs_df), f"{stage}/cells")
         cells = spark.read.parquet(f"{stage}/cells")
+        n_run_cells = cells.count()
+        ph.done(f"per-run cells: {n_run_cells:,} (a cell's verdict in one run)")
         _write(tables.matrix(cells), f"{out}/matrix")
         m = spark.read.parquet(f"{out}/matrix")
         _write(tables.scores(m), f"{out}/scores")
@@ -95,7 +110,10 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
         kinds = dict(spark.read.parquet(f"{out}/changes").groupBy("kind").count().collect())
         n_reg, n_fix = kinds.get("regression", 0), kinds.get("fix", 0)
         n_flaky = spark.read.parquet(f"{out}/flaky").count()
-        ph.done(f"across runs: {n_reg:,} regressions, {n_fix:,} fixes, {n_flaky:,} flaky cells")
+        _write(tables.history(cells), f"{out}/history")
+        n_points = spark.read.parquet(f"{out}/history").count()
+        ph.done(f"across runs: {n_reg:,} regressions, {n_fix:,} fixes, {n_flaky:,} flaky cells; "
+                f"history: {n_points:,} broker runs")
     finally:
         load.delete(spark, stage)
     return {"runs": len(files), "lines": n_lines, "rows": n_rows, "malformed": n_bad, "cells": n_cells,
@@ -114,7 +132,7 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None, spark: SparkSession | None = None) -> int:
     args = parser().parse_args(argv)
     dirs, runs = inputs(args)
-    with using(spark, args.master, args.driver_memory) as spark:
+    with using(spark, args.master, args.driver_memory, args.executor_memory, confs(args)) as spark:
         s = aggregate(spark, dirs, runs, args.out, args.quiet)
     print(f"tables: {s['out']} ({s['cells']:,} cells from {s['rows']:,} rows in {s['seconds']:.1f}s)")
     return 0

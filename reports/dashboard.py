@@ -22,13 +22,15 @@ from .paths import is_local
 from .spark import using
 
 CAPS = {"matrix": 20_000, "failures": 2_000, "scores": 5_000, "changes": 300, "flaky": 300,
-        "runs": 300, "malformed": 100}
+        "runs": 300, "malformed": 100, "history": 5_000}
+OPTIONAL = ("history",)  # tables an older aggregate did not write: the page goes without them
 ORDER = {"matrix": ["broker", "api_key", "api_version", "property"],
          "failures": ["broker", "api_key", "api_version", "property"],
          "scores": ["broker", "scope", "api_key"],
          "changes": ["-to_run_start", "broker", "api_key", "api_version", "property"],
          "flaky": ["-runs_fail", "broker", "api_key", "api_version", "property"],
-         "runs": ["-run_start", "run_id"], "malformed": ["file", "line"]}  # "-": descending
+         "runs": ["-run_start", "run_id"], "malformed": ["file", "line"],
+         "history": ["-run_start", "-run_id", "broker"]}  # "-": descending
 
 
 def _plain(df: DataFrame) -> DataFrame:
@@ -51,6 +53,9 @@ def read_tables(spark: SparkSession, tables: str) -> dict:
         try:
             df = spark.read.parquet(f"{tables}/{name}")
         except Exception as e:  # AnalysisException: path does not exist
+            if name in OPTIONAL:
+                data[name] = []
+                continue
             raise ReportError(f"no table {tables}/{name} ({str(e).strip().splitlines()[0][:200]}); "
                               "run python -m reports.aggregate --out TABLES_DIR first") from None
         rows = [r.asDict() for r in _plain(df.orderBy(*[F.desc(c[1:]) if c[0] == "-" else F.asc(c) for c in ORDER[name]]).limit(cap + 1)).collect()]

@@ -146,6 +146,9 @@ def junit_cases(result: list, strict: bool) -> list[junit.Case]:
                           label(c).removeprefix(c.broker + " "), text=text)
         if CATEGORIES[cat][1 if strict else 0]:
             case.status, case.message = "failure", f"{cat}: {TITLES[cat]}"
+            if cat == "regression":  # what a CI page shows under the failed test case
+                case.text += (f"\nreplay: tox -e conformance -- --broker {shlex.quote(cur.broker)} "
+                              f"--replay {shlex.quote(f'{cur.results}:{cur.row_id}')}")
         elif cur is None or cur.outcome in ("unsupported", "skip"):
             case.status, case.message = "skipped", "not run" if cur is None else cur.outcome
         cases.append(case)

@@ -40,6 +40,12 @@ pre{background:#263238;color:#eceff1;padding:8px;overflow:auto;max-height:400px}
 code.replay{display:block;background:#fff3e0;padding:4px;white-space:pre-wrap;word-break:break-all}
 .regression td:first-child{color:#c62828;font-weight:bold}.fix td:first-child{color:#2e7d32}
 .muted{color:#777}.warn{color:#c62828}
+figure.history{margin:8px 0 16px;overflow-x:auto}figure.history figcaption{font-weight:bold}
+svg.chart{background:#fff;border:1px solid #ddd}svg.chart .grid{stroke:#eee}
+svg.chart .axis{stroke:#999}svg.chart polyline{fill:none;stroke:#1565c0;stroke-width:2}
+svg.chart circle{fill:#1565c0}svg.chart a.na circle{fill:#fff;stroke:#999}
+svg.chart a:hover circle{fill:#c62828}svg.chart text{font-size:11px;fill:#444}
+tr:target{background:#fff59d}
 """
 
 JS = """
@@ -95,6 +101,11 @@ def _tip(r: dict) -> str:
     counts = ", ".join(f"{o} {r.get('n_' + o, 0)}" for o in OUTCOMES if r.get("n_" + o))
     tip = f"{api_label(r)} v{r.get('api_version')} {r['property']}: latest {r['latest_outcome']} " \
           f"(run {r.get('latest_run_id')}); {counts}"
+    if r.get("last_change_run_id"):
+        tip += f"; last changed in run {r['last_change_run_id']} ({r.get('last_change_run_start')}, " \
+               f"from {r.get('last_change_from')})"
+    elif r.get("runs"):
+        tip += f"; unchanged in its {r['runs']} run(s)"
     if r.get("latest_message"):
         tip += f"\n{r['latest_message']}"
     return tip
@@ -136,7 +147,7 @@ def heatmap(broker: str, rows: list[dict]) -> str:
                 continue
             o, cid = r["latest_outcome"], cell_id(broker, r.get("api_key"), r.get("api_version"), p)
             common = (f'id="cell-{cid}" class="cell o-{o}" {_attrs(r)} data-outcome="{o}" '
-                      f'title="{_e(_tip(r))}"')
+                      f'data-last-change="{_e(r.get("last_change_run_id"))}" title="{_e(_tip(r))}"')
             if o == "fail":
                 out.append(f'<td><button type="button" {common} data-detail="fail-{cid}" '
                            f'aria-controls="fail-{cid}">{MARK[o]}</button></td>')
@@ -226,12 +237,95 @@ def compare_table(brokers: list[str], matrix: list[dict]) -> str:
     return "".join(out)
 
 
-def rows_table(table_id: str, rows: list[dict], cols: list[tuple[str, str]], row_class=None) -> str:
+def run_anchor(run_id) -> str:
+    return f"run-{slug(run_id)}"
+
+
+def history_chart(chart_id: str, title: str, points: list[dict], limit: int = 100) -> str:
+    """One inline SVG line chart: the score of each run, oldest left, the run ids on the
+    x axis, each point a link to its run's row in the runs table. ``points`` are history
+    rows (broker, run_id, run_start, score, passing, applicable)."""
+    points = sorted(points, key=lambda p: (str(p.get("run_start")), str(p["run_id"]), p["broker"]))
+    cut = len(points) - limit if len(points) > limit else 0
+    points = points[cut:]
+    # labels are rotated -45 degrees: a label of n characters reaches about 4.5 n px left and down
+    reach = 4.5 * max((len(str(p["run_id"])) for p in points), default=0)
+    step, top, h = 44, 12, 150
+    left, bottom = max(48, int(reach - step / 2) + 12), max(40, int(reach) + 24)
+    width = left + step * max(len(points), 1) + 20
+    height = top + h + bottom
+    y = lambda score: top + (1 - score) * h  # noqa: E731
+    out = [f'<figure class="history" id="{_e(chart_id)}" data-title="{_e(title)}" data-points="{len(points)}">'
+           f'<figcaption>{_e(title)}</figcaption>'
+           f'<svg class="chart" width="{width}" height="{height}" '
+           f'viewBox="0 0 {width} {height}" role="img" aria-label="{_e(title)}: score per run">']
+    for pct_ in (0, 25, 50, 75, 100):
+        yy = y(pct_ / 100)
+        out.append(f'<line class="grid" x1="{left}" x2="{width - 10}" y1="{yy:.1f}" y2="{yy:.1f}"/>'
+                   f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end">{pct_}%</text>')
+    out.append(f'<line class="axis" x1="{left}" x2="{left}" y1="{top}" y2="{top + h}"/>'
+               f'<line class="axis" x1="{left}" x2="{width - 10}" y1="{top + h}" y2="{top + h}"/>')
+    xs = [left + step * i + step / 2 for i in range(len(points))]
+    line = " ".join(f"{x:.1f},{y(p['score']):.1f}" for x, p in zip(xs, points) if p.get("score") is not None)
+    if line:
+        out.append(f'<polyline points="{line}"/>')
+    for x, p in zip(xs, points):
+        score = p.get("score")
+        yy = y(score) if score is not None else top + h
+        who = "" if title == p["broker"] else f" ({p['broker']})"
+        tip = (f"run {p['run_id']}{who}, {p.get('run_start')}: {pct(score)} ({p.get('passing')} of "
+               f"{p.get('applicable')} applicable cells pass; build {p.get('broker_impl')} {p.get('broker_version')})")
+        out.append(f'<a class="point{" na" if score is None else ""}" href="#{run_anchor(p["run_id"])}" '
+                   f'data-run="{_e(p["run_id"])}" data-broker="{_e(p["broker"])}" data-score="{_e(score)}">'
+                   f'<circle cx="{x:.1f}" cy="{yy:.1f}" r="5"/><title>{_e(tip)}</title></a>'
+                   f'<text class="run-label" x="{x:.1f}" y="{top + h + 12}" text-anchor="end" '
+                   f'transform="rotate(-45 {x:.1f} {top + h + 12})">{_e(p["run_id"])}</text>')
+    out.append("</svg>")
+    if cut:
+        out.append(f'<p class="muted">Showing the last {len(points):,} of {len(points) + cut:,} runs.</p>')
+    out.append("</figure>")
+    return "".join(out)
+
+
+KAFKA_IMPL = "apache-kafka"
+
+
+def history_section(history: list[dict], brokers: list[str]) -> str:
+    """Per broker, and per Apache Kafka release (broker_impl apache-kafka, by broker_version),
+    the score over runs."""
+    if not history:
+        return '<section id="history-sec"><h2>History</h2><p class="muted">No runs.</p></section>'
+    out = ['<section id="history-sec"><h2>History: score per run</h2><p class="muted">Score of each run '
+           "(its cells' outcomes in that run, scored as above). Click a point for its run; hover it for "
+           "the figures.</p>"]
+    for b in sorted(set(brokers) | {h["broker"] for h in history}):
+        mine = [h for h in history if h["broker"] == b]
+        if mine:
+            out.append(history_chart(f"history-{slug(b)}", b, mine))
+    releases = defaultdict(list)
+    for h in history:
+        if h.get("broker_impl") == KAFKA_IMPL and h.get("broker_version"):
+            releases[h["broker_version"]].append(h)
+    if releases:
+        out.append("<h3>Apache Kafka releases</h3>")
+        vkey = lambda v: [int(x) if x.isdigit() else x for x in re.split(r"[.-]", v)]  # noqa: E731
+        for v in sorted(releases, key=vkey):
+            out.append(history_chart(f"history-kafka-{slug(v)}", f"Apache Kafka {v}", releases[v]))
+    out.append("</section>")
+    return "".join(out)
+
+
+def rows_table(table_id: str, rows: list[dict], cols: list[tuple[str, str]], row_class=None, row_id=None) -> str:
     if not rows:
         return '<p class="muted">None.</p>'
     out = [f'<table id="{table_id}"><thead><tr>'] + [f"<th>{_e(h)}</th>" for h, _ in cols] + ["</tr></thead><tbody>"]
+    seen = set()
     for r in rows:
         cls = f' class="{_e(row_class(r))}"' if row_class else ""
+        rid = row_id(r) if row_id else None
+        if rid and rid not in seen:
+            seen.add(rid)
+            cls += f' id="{_e(rid)}"'
         out.append(f"<tr{cls}>" + "".join(f"<td>{_e(r.get(k))}</td>" for _, k in cols) + "</tr>")
     out.append("</tbody></table>")
     return "".join(out)
@@ -254,7 +348,7 @@ def page(d: dict) -> str:
     body = [f'<header><h1>Kafka admin protocol conformance</h1><p>{len(runs):,} runs, {n_rows:,} rows'
             f'{f", {n_bad:,} malformed lines" if n_bad else ""}; {len(brokers)} broker(s); '
             f'generated {_e(d.get("generated"))}</p></header><nav><a href="#scores-sec">Scores</a>'
-            '<a href="#compare-sec">Comparison</a>']
+            '<a href="#history-sec">History</a><a href="#compare-sec">Comparison</a>']
     body += [f'<a href="#broker-{slug(b)}">{_e(b)}</a>' for b in brokers]
     body.append('<a href="#changes-sec">Regressions &amp; fixes</a><a href="#flaky-sec">Flaky</a>'
                 '<a href="#runs-sec">Runs</a><a href="#malformed-sec">Malformed</a></nav><main>')
@@ -264,6 +358,7 @@ def page(d: dict) -> str:
                 'outcome is pass; a cell is applicable when its latest outcome is pass or fail '
                 '(unsupported, error and skip cells are not scored).</p>' + scores_table(brokers, d["scores"])
                 + "</section>")
+    body.append(history_section(d.get("history") or [], brokers))
     body.append('<section id="compare-sec"><h2>Broker comparison</h2>' + compare_table(brokers, matrix)
                 + _more("matrix", len(matrix), totals) + "</section>")
     for b in brokers:
@@ -292,7 +387,8 @@ def page(d: dict) -> str:
                     ("last fail", "last_fail_run_id")]) + _more("flaky", len(d["flaky"]), totals) + "</section>")
     body.append('<section id="runs-sec"><h2>Runs</h2>' + rows_table("runs", runs, [
         ("run", "run_id"), ("start", "run_start"), ("complete", "complete"), ("rows", "rows"),
-        ("malformed", "malformed"), ("brokers", "brokers"), ("folder", "run_dir")])
+        ("malformed", "malformed"), ("brokers", "brokers"), ("folder", "run_dir")],
+        row_id=lambda r: run_anchor(r["run_id"]))
         + _more("runs", len(runs), totals) + "</section>")
     body.append('<section id="malformed-sec"><h2>Malformed lines</h2>' + rows_table("malformed", d["malformed"], [
         ("file", "file"), ("line", "line"), ("reason", "reason"), ("text", "text")])

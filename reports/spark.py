@@ -30,7 +30,8 @@ def _log4j_file(level: str) -> str:
 
 
 def session(master: str | None = None, driver_memory: str | None = None,
-            log_level: str = "WARN", app: str = "kafka-admin-conformance-reports"):
+            log_level: str = "WARN", app: str = "kafka-admin-conformance-reports",
+            executor_memory: str | None = None, conf: dict | None = None):
     """Get (or reuse) a SparkSession. ``master`` defaults to local[2].
 
     In local mode shuffles use 8 partitions (adaptive execution merges small ones);
@@ -51,18 +52,23 @@ def session(master: str | None = None, driver_memory: str | None = None,
         b = b.config("spark.sql.shuffle.partitions", "8")
     if driver_memory:
         b = b.config("spark.driver.memory", driver_memory)
+    if executor_memory:
+        b = b.config("spark.executor.memory", executor_memory)
+    for key, value in (conf or {}).items():
+        b = b.config(key, value)
     spark = b.getOrCreate()
     spark.sparkContext.setLogLevel(level)
     return spark
 
 
 @contextlib.contextmanager
-def using(spark=None, master: str | None = None, driver_memory: str | None = None):
+def using(spark=None, master: str | None = None, driver_memory: str | None = None,
+          executor_memory: str | None = None, conf: dict | None = None):
     """The caller's session when given (left running), else a new one stopped on exit."""
     if spark is not None:
         yield spark
         return
-    spark = session(master, driver_memory)
+    spark = session(master, driver_memory, executor_memory=executor_memory, conf=conf)
     try:
         yield spark
     finally:

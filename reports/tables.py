@@ -86,9 +86,16 @@ def matrix(cells: DataFrame) -> DataFrame:
                       F.col("last.message").alias("message"), F.col("last.counterexample").alias("counterexample"),
                       F.col("last.source").alias("source"), "file", *BUILD)
     first_fail = F.when(F.col("n_fail") > 0, F.struct("run_start", "run_id"))
+    # last change: the latest run whose outcome differs from the cell's previous run's
+    by_run = Window.partitionBy(*CELL).orderBy("run_start", "run_id", "file")
+    prev = F.lag("last.outcome").over(by_run)
+    cells = cells.withColumn("_prev", prev)
+    change = F.when(F.col("_prev").isNotNull() & (F.col("_prev") != F.col("last.outcome")),
+                    F.struct("run_start", "run_id", F.col("_prev").alias("from_outcome")))
     m = cells.groupBy(*CELL).agg(
         F.max("api_name").alias("api_name"), F.sum("n").alias("rows"), *_sums(),
-        F.count("*").alias("runs"), F.max(latest).alias("l"), F.min(first_fail).alias("ff"))
+        F.count("*").alias("runs"), F.max(latest).alias("l"), F.min(first_fail).alias("ff"),
+        F.max(change).alias("lc"))
     return m.select(
         *CELL, "api_name", "rows", *COUNTS, "runs",
         F.col("l.outcome").alias("latest_outcome"), F.col("l.run_id").alias("latest_run_id"),
@@ -97,7 +104,23 @@ def matrix(cells: DataFrame) -> DataFrame:
         F.col("l.counterexample").alias("latest_counterexample"), F.col("l.source").alias("latest_source"),
         shown(decoded(F.col("l.file"))).alias("latest_results"),
         F.col("l.broker_impl").alias("latest_broker_impl"), F.col("l.broker_version").alias("latest_broker_version"),
-        F.col("ff.run_id").alias("first_fail_run_id"), F.col("ff.run_start").alias("first_fail_run_start"))
+        F.col("ff.run_id").alias("first_fail_run_id"), F.col("ff.run_start").alias("first_fail_run_start"),
+        F.col("lc.run_id").alias("last_change_run_id"), F.col("lc.run_start").alias("last_change_run_start"),
+        F.col("lc.from_outcome").alias("last_change_from"))
+
+
+def history(cells: DataFrame) -> DataFrame:
+    """Per broker and run: the run's score (its cells' outcomes in that run, scored as the
+    latest outcomes are: passing / pass-or-fail), with the build the run tested."""
+    o = F.col("last.outcome")
+    h = cells.groupBy("broker", "file", "run_id", "run_start").agg(
+        F.max("broker_impl").alias("broker_impl"), F.max("broker_version").alias("broker_version"),
+        F.count("*").alias("cells"), F.sum(F.when(o.isin("pass", "fail"), 1).otherwise(0)).alias("applicable"),
+        *[_count(x, "last.outcome") for x in OUTCOMES])
+    return h.select("broker", "run_id", "run_start", "broker_impl", "broker_version", "cells", "applicable",
+                    F.col("n_pass").alias("passing"), *COUNTS,
+                    F.when(F.col("applicable") > 0, F.col("n_pass") / F.col("applicable")).alias("score"),
+                    shown(decoded(F.col("file"))).alias("results"))
 
 
 def failures(m: DataFrame) -> DataFrame:

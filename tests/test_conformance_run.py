@@ -7,6 +7,7 @@ plugin's option parsing, session start and teardown are exercised for real.
 from __future__ import annotations
 
 import json
+import re
 import os
 import subprocess
 import sys
@@ -297,3 +298,17 @@ def test_terminal_colours_never_reach_a_row_or_the_manifest(tmp_path):
     pool.validate()
     pool.targets["tansu"].diagnostics = lambda: red
     assert pool.last_words("tansu") == "; last log line: ERROR disk fulllink"
+
+
+def test_progress_lines_say_broker_property_and_checks_left(tmp_path):
+    proc = run_suite(tmp_path, "--broker", "tansu", "--profile", "ci", "--property", "P1,P2", timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    lines = re.findall(r"^\[conformance\] tansu: (\w+) \((\d+) checks of it; (\d+) checks left for tansu\)$",
+                       proc.stdout, re.M)
+    assert {p for p, _, _ in lines} == {"P1", "P2"}, proc.stdout[-3000:]
+    left = [int(n) for _, _, n in lines]
+    rows = read_rows(the_run(tmp_path) / "results.jsonl")
+    assert left[0] == len(rows)  # every check of the run is still to come at the first line
+    assert left == sorted(set(left), reverse=True)  # strictly fewer at each change of property
+    for (_, n, here), after in zip(lines, left[1:] + [0]):
+        assert 0 < int(here) - after <= int(n)  # the checks run in between are of that property

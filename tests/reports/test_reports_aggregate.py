@@ -78,7 +78,7 @@ def py(results_dir):
                 if (was, now) in (("pass", "fail"), ("fail", "pass")):
                     changes.add(("regression" if now == "fail" else "fix", *cell, prev[1], cur[1]))
     flaky_keys = {k for k, v in flaky.items() if {"pass", "fail"} <= v}
-    return {"runs": runs, "matrix": dict(matrix), "changes": changes, "flaky": flaky_keys}
+    return {"runs": runs, "matrix": dict(matrix), "changes": changes, "flaky": flaky_keys, "per_run": per_run}
 
 
 def _key(r):
@@ -203,3 +203,40 @@ def test_runs_with_only_malformed_lines_give_empty_tables_and_a_page(spark, tmp_
             .collect()] == [(1, "not a JSON object (or a cut-off line)"), (2, "missing field run_id")]
     assert not (out / "tables" / "_staging").exists()
     assert "2 malformed lines" in (out / "index.html").read_text(encoding="utf-8")
+
+
+def test_history_is_each_runs_score_per_broker(report, py):
+    want = {}
+    for (broker, (start, run_id, path)), cells in py["per_run"].items():
+        outcomes = [r["outcome"] for _, r in cells.values()]
+        app = [o for o in outcomes if o in ("pass", "fail")]
+        passing = outcomes.count("pass")
+        want[(broker, run_id)] = (len(outcomes), len(app), passing, passing / len(app) if app else None, path)
+    got = {(h["broker"], h["run_id"]): (h["cells"], h["applicable"], h["passing"], h["score"], h["results"])
+           for h in report["tables"]["history"]}
+    assert set(got) == set(want)
+    for k, w in want.items():
+        assert got[k][:3] == w[:3] and got[k][4] == w[4], k
+        assert got[k][3] == (pytest.approx(w[3]) if w[3] is not None else None), k
+    # crafted: zz-a 3 of 4 applicable pass (V1 unsupported), aa-b 4 of 6 (P1 v0 and P1 v1 fail),
+    # mm-c 1 of 4 (P2, P1 v0 and T1 fail)
+    crafted = {h["run_id"]: (h["passing"], h["applicable"]) for h in report["tables"]["history"]
+               if h["broker"] == CRAFTED}
+    assert crafted == {"zz-a": (3, 4), "aa-b": (4, 6), "mm-c": (1, 4)}
+
+
+def test_each_cell_knows_when_it_last_changed(report, py):
+    seqs = defaultdict(list)  # cell -> [(run order, outcome)]
+    for (broker, order), cells in py["per_run"].items():
+        for cell, (_, r) in cells.items():
+            seqs[cell].append((order, r["outcome"]))
+    for m in report["tables"]["matrix"]:
+        seq = sorted(seqs[_key(m)])
+        flips = [(seq[i][0][1], seq[i - 1][1]) for i in range(1, len(seq)) if seq[i][1] != seq[i - 1][1]]
+        want = flips[-1] if flips else (None, None)
+        assert (m["last_change_run_id"], m["last_change_from"]) == want, _key(m)
+    m = {(c["property"], c["api_key"], c["api_version"]): c for c in report["tables"]["matrix"]
+         if c["broker"] == CRAFTED}
+    assert (m[("P1", 19, 0)]["last_change_run_id"], m[("P1", 19, 0)]["last_change_from"]) == ("aa-b", "pass")
+    assert (m[("P2", 19, 0)]["last_change_run_id"], m[("P2", 19, 0)]["last_change_from"]) == ("mm-c", "pass")
+    assert m[("V1", 19, 0)]["last_change_run_id"] is None  # unsupported in both runs that had it

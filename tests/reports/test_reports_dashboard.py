@@ -101,3 +101,96 @@ def test_scores_comparison_and_cross_run_tables_are_shown(page, report):
     assert "regression" in changes and "fix" in changes and "mm-c" in changes
     assert "craft" in page.find_element(By.ID, "flaky").text
     assert "not json at all" in page.find_element(By.ID, "malformed").text
+
+
+def _broker_runs(report, broker):
+    """The broker's run ids, oldest first, from the runs table (not the history table)."""
+    runs = [r for r in report["tables"]["runs"] if broker in (r["brokers"] or [])]
+    return [r["run_id"] for r in sorted(runs, key=lambda r: (r["run_start"], r["run_id"]))]
+
+
+def test_history_chart_shows_every_run_of_each_broker(page, report):
+    from selenium.webdriver.common.by import By
+
+    brokers = {m["broker"] for m in report["tables"]["matrix"]}
+    assert len(brokers) >= 2
+    scores = {(h["broker"], h["run_id"]): h["score"] for h in report["tables"]["history"]}
+    for broker in brokers:
+        want = _broker_runs(report, broker)
+        assert len(want) >= 3, broker
+        fig = page.find_element(By.ID, f"history-{broker}")
+        assert fig.is_displayed() and fig.find_element(By.TAG_NAME, "figcaption").text == broker
+        points = fig.find_elements(By.CSS_SELECTOR, "svg a.point")
+        assert [p.get_attribute("data-run") for p in points] == want, broker
+        labels = [t.get_attribute("textContent") for t in fig.find_elements(By.CSS_SELECTOR, "svg text.run-label")]
+        assert labels == want, broker
+        svg = fig.find_element(By.TAG_NAME, "svg").rect
+        xs, ys = [], []
+        for p, run_id in zip(points, want):
+            c = p.find_element(By.TAG_NAME, "circle").rect
+            assert c["width"] > 0 and svg["x"] <= c["x"] <= svg["x"] + svg["width"], (broker, run_id)
+            xs.append(c["x"])
+            ys.append(c["y"])
+            score = scores[(broker, run_id)]
+            assert (p.get_attribute("data-score") or None) == (None if score is None else str(score))
+        assert xs == sorted(xs) and len(set(xs)) == len(xs)  # one point per run, oldest left
+        # a higher score is drawn higher
+        scored = [(scores[(broker, r)], y) for r, y in zip(want, ys) if scores[(broker, r)] is not None]
+        for (s1, y1), (s2, y2) in zip(scored, scored[1:]):
+            assert (s1 > s2) == (y1 < y2) or s1 == s2, broker
+
+
+def test_history_point_links_to_its_run(page, report):
+    from selenium.webdriver.common.by import By
+
+    run_id = _broker_runs(report, CRAFTED)[1]
+    point = page.find_element(By.CSS_SELECTOR, f'#history-{CRAFTED} a.point[data-run="{run_id}"]')
+    point.find_element(By.TAG_NAME, "circle").click()
+    assert page.execute_script("return location.hash") == f"#run-{run_id}"
+    row = page.find_element(By.ID, f"run-{run_id}")
+    assert row.tag_name == "tr" and row.find_element(By.XPATH, "..").find_element(By.XPATH, "..") \
+        .get_attribute("id") == "runs"
+    assert row.find_elements(By.TAG_NAME, "td")[0].text == run_id
+    page.execute_script("history.back()")
+
+
+def test_cells_say_when_they_last_changed(page, report):
+    from selenium.webdriver.common.by import By
+
+    cell = page.find_element(By.ID, "cell-crafted-19-0-P1")  # pass in zz-a, fail in aa-b and mm-c
+    assert cell.get_attribute("data-last-change") == "aa-b"
+    assert "last changed in run aa-b" in cell.get_attribute("title") and "from pass" in cell.get_attribute("title")
+    v1 = page.find_element(By.ID, "cell-crafted-19-0-V1")
+    assert v1.get_attribute("data-last-change") == "" and "unchanged in its 2 run(s)" in v1.get_attribute("title")
+
+
+def test_kafka_releases_get_their_own_history(browser, tmp_path):
+    """History rows of Apache Kafka brokers (broker_impl apache-kafka): one chart per release,
+    whichever broker spec ran it, releases in version order."""
+    from selenium.webdriver.common.by import By
+
+    from reports import html
+
+    def h(broker, run_id, start, version, score):
+        return {"broker": broker, "run_id": run_id, "run_start": start, "broker_impl": "apache-kafka",
+                "broker_version": version, "cells": 4, "applicable": 4, "passing": int(4 * score), "score": score}
+
+    history = [h("kafka:4.1.0", "r3", "2026-11-03", "4.1.0", 0.75), h("kafka:4.1.0", "r1", "2026-11-01", "4.1.0", 1.0),
+               h("container:kafka", "r2", "2026-11-02", "4.1.0", 0.5), h("kafka:4.0.0", "r1", "2026-11-01", "4.0.0", 1.0),
+               h("kafka:4.10.0", "r4", "2026-11-04", "4.10.0", 1.0),
+               {**h("tansu", "r1", "2026-11-01", "0.6.0", 0.5), "broker_impl": "tansu"}]
+    runs = [{"run_id": r, "run_start": s, "rows": 4, "malformed": 0} for r, s in
+            (("r1", "2026-11-01"), ("r2", "2026-11-02"), ("r3", "2026-11-03"), ("r4", "2026-11-04"))]
+    d = {"matrix": [], "scores": [], "failures": [], "changes": [], "flaky": [], "malformed": [],
+         "runs": runs, "history": history, "generated": "now"}
+    path = tmp_path / "index.html"
+    path.write_text(html.page(d), encoding="utf-8")
+    browser.get(f"file://{path}")
+    charts = browser.find_elements(By.CSS_SELECTOR, "#history-sec figure.history")
+    titles = [c.get_attribute("data-title") for c in charts]
+    assert titles[-3:] == ["Apache Kafka 4.0.0", "Apache Kafka 4.1.0", "Apache Kafka 4.10.0"]
+    assert "tansu" in titles and "Apache Kafka 0.6.0" not in titles
+    k41 = browser.find_element(By.ID, "history-kafka-4_1_0")
+    assert [(p.get_attribute("data-run"), p.get_attribute("data-broker"))
+            for p in k41.find_elements(By.CSS_SELECTOR, "a.point")] == [
+        ("r1", "kafka:4.1.0"), ("r2", "container:kafka"), ("r3", "kafka:4.1.0")]

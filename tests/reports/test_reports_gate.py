@@ -101,6 +101,8 @@ def test_junit_xml_one_testcase_per_compared_cell(tmp_path, base_run, capsys):
     failed = [c for c in cases if c.find("failure") is not None]
     assert [c.get("name") for c in failed] == ["CreateTopics(19) v1 P1"]
     assert "pass to fail" in failed[0].find("failure").get("message")
+    assert failed[0].get("classname") == "conformance.tansu.CreateTopics"  # CI shows classname.name
+    assert f"--broker tansu --replay {new}/results.jsonl:3" in failed[0].find("failure").text  # line 2 is malformed
     assert [c.get("name") for c in cases if c.find("skipped") is not None] == ["CreateTopics(19) v0 V1"]
     assert suite.get("failures") == "1" and suite.get("skipped") == "1"
 
