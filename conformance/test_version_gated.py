@@ -24,7 +24,7 @@ import time
 import pytest
 from hypothesis import strategies as st
 
-from fixtures.admin import Admin
+from fixtures.admin import ZERO_UUID, Admin
 from fixtures.harness import Unsupported, expect
 
 from .apis import every_version
@@ -46,7 +46,7 @@ def _profile(check, name: str) -> None:
 
 def _delete_body(version: int, names: list[str]) -> dict:
     if version >= 6:
-        return {"topics": [{"name": n, "topic_id": "00000000-0000-0000-0000-000000000000"} for n in names],
+        return {"topics": [{"name": n, "topic_id": ZERO_UUID} for n in names],
                 "timeout_ms": 30000}
     return {"topic_names": names, "timeout_ms": 30000}
 
