@@ -21,6 +21,9 @@ def pytest_addoption(parser):
                      help="freeze the run's local broker processes (SIGSTOP) after the N-th check, "
                           "as a long GC pause does, for --pause-seconds")
     parser.addoption("--pause-seconds", type=float, default=9.0)
+    parser.addoption("--kill-broker-during", type=int, default=None, metavar="N",
+                     help="kill the run's brokers while check N+1 waits for an answer (frozen, "
+                          "then SIGKILLed 1 s later): a broker stopped from outside mid-check")
 
 
 @pytest.hookimpl(trylast=True)
@@ -51,9 +54,15 @@ def _pause(config) -> None:
 @pytest.hookimpl(trylast=True)
 def pytest_runtest_setup(item):
     config = item.config
-    after = config.getoption("--pause-broker-after")
-    if after is None or getattr(config, "_kac", None) is None:
+    pause, kill = config.getoption("--pause-broker-after"), config.getoption("--kill-broker-during")
+    run = getattr(config, "_kac", None)
+    if (pause is None and kill is None) or run is None:
         return
     config._kac_checks_started = getattr(config, "_kac_checks_started", 0) + 1
-    if config._kac_checks_started == after + 1:
+    if config._kac_checks_started == (pause or 0) + 1 and pause is not None:
         _pause(config)
+    if config._kac_checks_started == (kill or 0) + 1 and kill is not None:
+        _pause(config)
+        timer = threading.Timer(1.0, lambda: [t.kill() for t in run.pool.targets.values()])
+        timer.daemon = True
+        timer.start()

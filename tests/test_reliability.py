@@ -180,3 +180,15 @@ def test_a_long_pause_of_the_broker_is_not_its_death(tmp_path):
     assert [r["outcome"] for r in rows[:2]] == ["pass", "pass"]
     assert not [r for r in rows if r["outcome"] == "error"], [r["message"] for r in rows]
     assert manifest["brokers"][0]["error"] is None
+
+
+def test_a_broker_killed_from_outside_mid_check_is_no_verdict(tmp_path):
+    """The broker is killed while a check waits for its answer: that check cannot tell it
+    from a broker its own request killed, so it is an error (no verdict), not a fail."""
+    proc, rows, manifest = run_suite(tmp_path, "--broker", "tansu", "--property", "P1", "-k", "Metadata",
+                                     "--request-timeout", "3", "-p", "tests.broker_killer",
+                                     "--kill-broker-during", "2")
+    assert proc.returncode == 0, proc.stdout_text[-3000:]
+    assert [r["outcome"] for r in rows[:2]] == ["pass", "pass"]
+    assert rows[2]["outcome"] == "error" and "died during" in rows[2]["message"], rows[2]
+    assert all(r["outcome"] == "error" for r in rows[2:]), [r["outcome"] for r in rows]
