@@ -6,9 +6,12 @@
 BASELINE is a run folder, a folder of run folders, or a JSON file written by
 --write-baseline. A cell's outcome on either side is its latest outcome. A failing cell
 that a reviewed known deviation of Apache Kafka matches (--known-deviations, reports/known.py)
-is reported as known, not as a regression. Exit 0: no cell went pass -> fail; 1: one did
-(or, with --strict, a new unsupported cell, a new property, or a cell that got worse);
-2: bad input. Pure Python: no Spark needed.
+is reported as known, not as a regression. Exit 0: no cell went pass -> fail; 1: one did,
+a cell went pass -> error, a cell of the baseline is missing from the runs, or the runs
+and the baseline share no cell (with --strict also a new unsupported cell, a new
+property, or a new failing cell); 2: bad input, including a run whose manifest does not
+say it went to its end (``complete: true``) unless --allow-incomplete. Pure Python: no
+Spark needed.
 """
 from __future__ import annotations
 
@@ -23,7 +26,7 @@ from . import junit
 from . import known as known_list
 from .cells import Cell, find_runs, load
 from .cli import ReportError, run
-from .paths import RESULTS, read_runs_from
+from .paths import MANIFEST, RESULTS, read_runs_from
 
 FORMAT = "kafka-admin-conformance/gate-baseline/1"
 # Category -> (fails the gate always, fails with --strict). Order = report order.
@@ -32,16 +35,18 @@ CATEGORIES = {
     "regression": (True, True),        # pass -> fail
     "new_property": (False, True),     # a property id the baseline never had
     "new_unsupported": (False, True),  # now unsupported, was something else or absent
-    "worse": (False, True),            # pass -> error, or a new cell that fails or errs
+    "errored": (True, True),           # pass -> error: the verdict was lost
+    "worse": (False, True),            # a new cell that fails or errs
     "fixed": (False, False),           # fail -> pass
     "new_cell": (False, False),        # absent from the baseline, passes or is skipped
-    "missing": (False, False),         # in the baseline, not in these runs
+    "missing": (True, True),           # in the baseline, not in these runs
     "changed": (False, False),         # any other change
     "same": (False, False),
 }
 TITLES = {"known_deviation": "fail as a known deviation of Apache Kafka (reviewed list)",
           "regression": "went from pass to fail", "new_property": "belong to properties new since the baseline",
-          "new_unsupported": "are newly unsupported", "worse": "got worse (error, or new and failing)",
+          "new_unsupported": "are newly unsupported", "errored": "went from pass to error",
+          "worse": "got worse (new and failing or erring)",
           "fixed": "went from fail to pass", "new_cell": "are new and pass or skip",
           "missing": "of the baseline were not run", "changed": "changed otherwise"}
 SHOW = 50
@@ -63,7 +68,9 @@ def categorize(base: Cell | None, cur: Cell | None, base_props: set) -> str:
         return "regression"
     if now == "unsupported" and was != "unsupported":
         return "new_unsupported"
-    if (was == "pass" and now == "error") or (was is None and now in ("fail", "error")):
+    if was == "pass" and now == "error":
+        return "errored"
+    if was is None and now in ("fail", "error"):
         return "worse"
     if was == "fail" and now == "pass":
         return "fixed"
@@ -170,7 +177,7 @@ def report(result: list, strict: bool, out=None) -> int:
             line = f"  {label(c)}: {base.outcome if base else 'absent'} -> {cur.outcome if cur else 'not run'}"
             if cur is not None and cat not in ("same", "new_cell"):
                 line += f"  [{cur.run_id} row {cur.row_id}]"
-                if cur.message and cat in ("regression", "worse", "new_unsupported", "new_property"):
+                if cur.message and cat in ("regression", "errored", "worse", "new_unsupported", "new_property"):
                     line += f"  {cur.message.splitlines()[0][:160]}"
             print(line, file=out)
             if cat == "regression":
@@ -179,8 +186,11 @@ def report(result: list, strict: bool, out=None) -> int:
         if len(by[cat]) > SHOW:
             print(f"  ... and {len(by[cat]) - SHOW} more (see --junit)", file=out)
     compared = sum(1 for r in result if r[2] is not None and r[1] is not None)
-    verdict = "FAIL" if failing else "PASS"
     why = ", ".join(f"{len(by[k])} {k}" for k in failing)
+    if not compared:   # nothing was compared: no evidence the build is as good as the baseline
+        print("FAIL: the runs and the baseline share no cell", file=out)
+        failing, why = failing + ["no shared cell"], ", ".join(filter(None, [why, "no shared cell"]))
+    verdict = "FAIL" if failing else "PASS"
     print(f"gate: {verdict}: {compared} cells compared, {len(by['same'])} unchanged"
           + (f"; failing on {why}" if why else "") + ("" if strict else " (not --strict)"), file=out)
     return 1 if failing else 0
@@ -201,7 +211,40 @@ def parser() -> argparse.ArgumentParser:
                    help="reviewed known deviations of Apache Kafka: a failing cell one of them matches "
                         "is reported as known, not as a regression (default: the suite's list; "
                         "'none' to use none)")
+    p.add_argument("--allow-incomplete", action="store_true",
+                   help="gate runs whose manifest does not say they went to their end (cut off, crashed)")
     return p
+
+
+def run_completeness(results: str) -> str | None:
+    """Why the run of ``results`` cannot be trusted to be whole, or None if its manifest
+    says ``complete: true`` (docs/results.md)."""
+    path = os.path.join(os.path.dirname(results), MANIFEST)
+    try:
+        with open(path, encoding="utf-8") as fh:
+            m = json.load(fh)
+    except OSError:
+        return "it has no manifest.json"
+    except ValueError:
+        return "its manifest.json is not JSON"
+    if not isinstance(m, dict) or m.get("complete") is not True:
+        reason = m.get("incomplete_reason") if isinstance(m, dict) else None
+        return f"its manifest says complete: false ({reason or 'cut off or crashed'})"
+    return None
+
+
+def refuse_incomplete(runs: list, allowed: bool) -> None:
+    """A run that did not go to its end is no evidence for the cells it never reached."""
+    bad = [(r[2], why) for r in runs if (why := run_completeness(r[2]))]
+    if not bad:
+        return
+    where, why = bad[0]
+    if allowed:
+        print(f"gate: {len(bad)} incomplete run(s) gated as allowed (first: {os.path.dirname(where)}: {why})")
+        return
+    more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+    raise ReportError(f"run {os.path.dirname(where)} is incomplete: {why}{more}; gate a complete run "
+                      "or pass --allow-incomplete")
 
 
 def main(argv=None) -> int:
@@ -219,6 +262,7 @@ def main(argv=None) -> int:
         print(f"gate: {len(cur.malformed)} malformed line(s) skipped", file=sys.stderr)
     if not cur.cells:
         raise ReportError("the runs hold no valid row; nothing to gate")
+    refuse_incomplete(cur.runs, args.allow_incomplete)
     status = 0
     if base is not None:
         cells, desc = base

@@ -7,12 +7,23 @@ expected to record every later check as an ``error`` row and still end the run c
 """
 from __future__ import annotations
 
+import os
+import signal
+import threading
+
 import pytest
 
 
 def pytest_addoption(parser):
     parser.addoption("--kill-broker-after", type=int, default=None, metavar="N",
                      help="kill the run's brokers after the N-th check (reliability tests)")
+    parser.addoption("--pause-broker-after", type=int, default=None, metavar="N",
+                     help="freeze the run's local broker processes (SIGSTOP) after the N-th check, "
+                          "as a long GC pause does, for --pause-seconds")
+    parser.addoption("--pause-seconds", type=float, default=9.0)
+    parser.addoption("--kill-broker-during", type=int, default=None, metavar="N",
+                     help="kill the run's brokers while check N+1 waits for an answer (frozen, "
+                          "then SIGKILLed 1 s later): a broker stopped from outside mid-check")
 
 
 @pytest.hookimpl(trylast=True)
@@ -26,3 +37,32 @@ def pytest_runtest_teardown(item, nextitem):
     if config._kac_checks_done == after:
         for target in run.pool.targets.values():
             target.kill()
+
+
+def _pause(config) -> None:
+    """SIGSTOP every local broker process group now, SIGCONT after --pause-seconds."""
+    run = getattr(config, "_kac", None)
+    groups = [t.proc.pid for t in run.pool.targets.values() if getattr(t, "proc", None) is not None]
+    for pid in groups:
+        os.killpg(pid, signal.SIGSTOP)
+    timer = threading.Timer(config.getoption("--pause-seconds"),
+                            lambda: [os.killpg(pid, signal.SIGCONT) for pid in groups])
+    timer.daemon = True
+    timer.start()
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_runtest_setup(item):
+    config = item.config
+    pause, kill = config.getoption("--pause-broker-after"), config.getoption("--kill-broker-during")
+    run = getattr(config, "_kac", None)
+    if (pause is None and kill is None) or run is None:
+        return
+    config._kac_checks_started = getattr(config, "_kac_checks_started", 0) + 1
+    if config._kac_checks_started == (pause or 0) + 1 and pause is not None:
+        _pause(config)
+    if config._kac_checks_started == (kill or 0) + 1 and kill is not None:
+        _pause(config)
+        timer = threading.Timer(1.0, lambda: [t.kill() for t in run.pool.targets.values()])
+        timer.daemon = True
+        timer.start()

@@ -135,3 +135,33 @@ def test_folder_without_runs_and_bad_baseline_are_one_line_errors(tmp_path, base
     bad.write_text("{}")
     status, _, err = _cli("-m", "reports.gate", base_run, "--baseline", str(bad))
     assert status == 2 and "is not a baseline file" in err and err.count("\n") == 1
+
+
+def test_an_incomplete_run_is_refused_in_one_line_unless_allowed(tmp_path, base_run, capsys):
+    new = write_run(tmp_path / "new", "run-cut", _cells(BASE), start=T0 + dt.timedelta(hours=1), complete=False)
+    status, _, err = _cli("-m", "reports.gate", new, "--baseline", base_run)
+    assert status == 2 and err.count("\n") == 1 and "is incomplete" in err and "--allow-incomplete" in err
+    assert _gate(capsys, new, "--baseline", base_run, "--allow-incomplete")[0] == 0
+    nomanifest = write_run(tmp_path / "new", "run-bare", _cells(BASE), start=T0, manifest=False)
+    with pytest.raises(gate.ReportError, match="has no manifest.json"):
+        gate.main([nomanifest, "--baseline", base_run])
+
+
+def test_cells_of_the_baseline_missing_from_the_run_fail_the_gate(tmp_path, base_run, capsys):
+    part = {k: v for k, v in BASE.items() if k != ("P1", 19, 1)}
+    status, out = _gate(capsys, _run(tmp_path, part), "--baseline", base_run)
+    assert status == 1 and "FAIL: 1 cell(s) of the baseline were not run:" in out
+    assert "tansu CreateTopics(19) v1 P1: pass -> not run" in out
+
+
+def test_pass_to_error_fails_the_gate(tmp_path, base_run, capsys):
+    status, out = _gate(capsys, _run(tmp_path, {**BASE, ("P1", 19, 0): "error"}), "--baseline", base_run)
+    assert status == 1 and "FAIL: 1 cell(s) went from pass to error:" in out
+
+
+def test_no_shared_cell_fails_the_gate(tmp_path, base_run, capsys):
+    other = [row("noida", p, k, v, o) for (p, k, v), o in BASE.items()]
+    new = write_run(tmp_path / "new", "run-other", other, start=T0 + dt.timedelta(hours=1))
+    base = write_run(tmp_path / "b2", "run-b2", other[:0] + [row("tansu", "P9", 19, 0, "pass")], start=T0)
+    status, out = _gate(capsys, new, "--baseline", base)
+    assert status == 1 and "share no cell" in out and "gate: FAIL: 0 cells compared" in out

@@ -1,0 +1,53 @@
+"""The mutation score counts honest kills (issue 11): per test, over a baseline run twice
+(flaky tests left out), and a mutant run that exceeds its time is a survivor, not a crash."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from fixtures import mutation
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def r(test, outcome, broker="proxy:none@noida", prop="P2", api_key=19, version=3):
+    node = f"conformance/test_x.py::{test}[{broker}-CreateTopics-v{version}]"
+    return {"test": node, "broker": broker, "property": prop, "api_key": api_key,
+            "api_version": version, "outcome": outcome}
+
+
+def test_a_kill_is_per_test_not_per_cell():
+    # two tests check P2 at CreateTopics v3: one passes, one already fails in the baseline
+    base = [r("test_a", "pass"), r("test_b", "fail")]
+    passing, flaky = mutation.stable_passes([base, base])
+    assert not flaky
+    mutant = [r("test_a", "pass", "proxy:m@noida"), r("test_b", "fail", "proxy:m@noida")]
+    assert [x for x in mutant if mutation.test_key(x) in passing and x["outcome"] == "fail"] == []
+    # the test that passed in the baseline and fails under the mutant is the kill
+    mutant[0]["outcome"] = "fail"
+    kills = [x for x in mutant if mutation.test_key(x) in passing and x["outcome"] == "fail"]
+    assert [mutation.test_key(x)[0] for x in kills] == ["conformance/test_x.py::test_a[<broker>-CreateTopics-v3]"]
+
+
+def test_a_test_whose_baseline_outcome_varies_is_left_out():
+    one = [r("test_a", "pass"), r("test_c", "pass")]
+    two = [r("test_a", "fail"), r("test_c", "pass")]
+    passing, flaky = mutation.stable_passes([one, two])
+    assert {k[0].split("::")[1][:6] for k in flaky} == {"test_a"}
+    assert {k[0].split("::")[1][:6] for k in passing} == {"test_c"}
+    # a test missing from one baseline run varies too
+    passing, flaky = mutation.stable_passes([one, one[1:]])
+    assert len(flaky) == 1 and len(passing) == 1
+
+
+def test_a_mutant_run_past_its_time_survives_with_the_reason():
+    proc = subprocess.run([sys.executable, "-m", "fixtures.mutation", "--mutant", "conn-drop",
+                           "--timeout", "2", "--broker", "tansu"],
+                          cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=600)
+    assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
+    assert proc.returncode == 1, proc.stdout + proc.stderr[-2000:]
+    assert "conn-drop" in proc.stdout and "SURVIVED" in proc.stdout
+    assert "timed out after 2 s" in proc.stdout
