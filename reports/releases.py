@@ -28,6 +28,12 @@ def _vkey(version: str) -> tuple:
     return tuple(int(x) for x in re.findall(r"\d+", version)[:3])
 
 
+def _label(broker: dict) -> str:
+    """A column: the release, with the spec's options when it has any (``4.1.0,nodes=3``)."""
+    _, _, options = broker["spec"].partition(",")
+    return broker["version"] + ("," + options if options else "")
+
+
 def collect(files: list[str]):
     """-> ({release: {api_key: (lo, hi)}}, {release: {cell key: outcome}}, [run folders])"""
     ranges, outcomes, runs, malformed = {}, {}, [], []
@@ -43,14 +49,14 @@ def collect(files: list[str]):
             continue
         runs.append(os.path.dirname(f))
         for b in kafka.values():
-            ranges[b["version"]] = {int(k): tuple(v) for k, v in (b.get("api_versions") or {}).items()}
+            ranges[_label(b)] = {int(k): tuple(v) for k, v in (b.get("api_versions") or {}).items()}
         got = read_run(f, malformed)
         if got is None:
             continue
         for key, cell in got[3].items():
             b = kafka.get(cell.broker)
             if b is not None:
-                outcomes.setdefault(b["version"], {})[(cell.property, cell.api_key, cell.api_version)] = cell.outcome
+                outcomes.setdefault(_label(b), {})[(cell.property, cell.api_key, cell.api_version)] = cell.outcome
     return ranges, outcomes, runs
 
 
