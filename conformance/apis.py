@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures.codec import ADMIN_APIS, APIS
+from protocol.codec import ADMIN_APIS, APIS
 
 #: Catalogue P1's admin APIs, in API-key order.
 ADMIN_KEYS = (3, 18, 19, 20, 21, 32, 33, 37, 44)

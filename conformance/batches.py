@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.codec import APIS
+from protocol.codec import APIS
 from fixtures.harness import expect
 from strategies import domain
 

@@ -49,7 +49,7 @@ from hypothesis.errors import FlakyFailure
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 from kafka.record.memory_records import MemoryRecordsBuilder
 
-from fixtures.codec import APIS
+from protocol.codec import APIS
 from fixtures.harness import BrokerGone, Unsupported, Violation
 
 from . import cluster_model as cm

@@ -37,7 +37,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures import traffic
-from fixtures.codec import APIS
+from protocol.codec import APIS
 from fixtures.harness import expect
 
 from . import provoke

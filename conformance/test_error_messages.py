@@ -29,7 +29,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures import traffic
-from fixtures.codec import APIS
+from protocol.codec import APIS
 from fixtures.harness import Unsupported, expect
 
 from . import provoke

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import EARLIEST, Admin
-from fixtures.codec import APIS
+from protocol.codec import APIS
 from fixtures.harness import Unsupported, expect
 
 from .reference.kip201 import OVERLAYS, SEED, decode_response, encode_request

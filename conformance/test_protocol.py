@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from fixtures import codec
+from protocol import codec
 from fixtures.harness import Unsupported, Violation, expect
 from strategies.domain import admin_request
 

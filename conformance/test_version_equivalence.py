@@ -39,7 +39,7 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import EARLIEST, Admin
-from fixtures.codec import APIS
+from protocol.codec import APIS
 from fixtures.harness import Unsupported, Violation, expect
 from strategies import domain as d
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from conformance.reference.releases import SEGMENT_BYTES_MIN
-from fixtures import codec
+from protocol import codec
 from . import schema
 
 # org/apache/kafka/common/internals/Topic.java

@@ -9,7 +9,7 @@ says they mean:
 * it may be null only within its ``nullableVersions``;
 * a tagged field (``taggedVersions``) may be left out, and then reads as its ``default``.
 
-Bodies are the plain dicts ``fixtures.codec`` takes: snake_case names, struct arrays as
+Bodies are the plain dicts ``protocol.codec`` takes: snake_case names, struct arrays as
 lists of dicts, and ``None`` for ``Uuid.ZERO_UUID`` (how the codec decodes it).
 
 ``overrides`` maps a dotted path (``"timeout_ms"``, ``"topics.name"``) to a strategy or a
@@ -25,7 +25,7 @@ import uuid
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from fixtures import codec
+from protocol import codec
 
 #: Default largest array length; keeps examples (and broker work) small.
 MAX_ITEMS = 3

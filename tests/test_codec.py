@@ -1,4 +1,4 @@
-"""Round trips through ``fixtures.codec`` at every version 0..max of every admin API,
+"""Round trips through ``protocol.codec`` at every version 0..max of every admin API,
 removed versions included, with bodies from ``strategies.schema``.
 
 A body survives encode -> decode (compared in ``schema.normalise`` form), and the decoding
@@ -12,7 +12,7 @@ import struct
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from fixtures import codec
+from protocol import codec
 from strategies import schema
 
 CASES = [(k, v) for k in sorted(codec.ADMIN_APIS) for v in schema.versions(k)]

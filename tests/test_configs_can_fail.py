@@ -17,13 +17,13 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.mutants import all_mutants
-from fixtures.mutants.configs import SHIMMED
+from faults.mutants import all_mutants
+from faults.mutants.configs import SHIMMED
 from fixtures.results import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 PROPS = ("C1", "C2", "C3", "C4")
-MUTANTS = {n: c for n, c in all_mutants().items() if c.__module__ == "fixtures.mutants.configs"}
+MUTANTS = {n: c for n, c in all_mutants().items() if c.__module__ == "faults.mutants.configs"}
 BARE = "noida"
 
 

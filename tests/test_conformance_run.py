@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.codec import ADMIN_APIS
+from protocol.codec import ADMIN_APIS
 from fixtures.results import OUTCOMES, ROW_FIELDS, read_rows
 
 ROOT = Path(__file__).resolve().parents[1]

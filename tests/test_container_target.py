@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from fixtures import wire
+from protocol import wire
 from fixtures.targets import TargetError, make_target
 from fixtures.targets import container as ct
 

@@ -1,4 +1,4 @@
-"""R1 can fail: each DeleteRecords mutant (fixtures/mutants/delete_records.py) makes R1
+"""R1 can fail: each DeleteRecords mutant (faults/mutants/delete_records.py) makes R1
 ``fail`` at every DeleteRecords version where R1 passes through the transparent proxy
 (``proxy:none@noida``; noida moves the low watermark as Kafka does).
 
@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fixtures.mutants import all_mutants
+from faults.mutants import all_mutants
 from fixtures.results import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]

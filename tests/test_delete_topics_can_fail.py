@@ -1,4 +1,4 @@
-"""D1-D6 can fail: each DeleteTopics mutant (fixtures/mutants/delete_topics.py) makes the
+"""D1-D6 can fail: each DeleteTopics mutant (faults/mutants/delete_topics.py) makes the
 property it breaks ``fail`` at every version where the same property passes through the
 transparent proxy.
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import wire
+from protocol import wire
 from fixtures.results import read_rows
 from fixtures.targets import TargetError, make_target
 from fixtures.targets.kafka import NEWEST_RELEASE
@@ -190,7 +190,7 @@ def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_
     seen = {(r["api_key"], r["api_version"]) for r in rows if r["property"] == "P1" and r["outcome"] == "pass"}
     for key in (3, 18, 19, 20, 21, 32, 33, 37, 44):
         lo, hi = broker["api_versions"][str(key)]
-        from fixtures.codec import APIS
+        from protocol.codec import APIS
         hi = min(hi, APIS[key].max_version)
         missing = [v for v in range(lo, hi + 1) if (key, v) not in seen]
         assert not missing, f"API {key}: no passing P1 row at v{missing}"

@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fixtures import mutation
+from faults import mutation
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -43,7 +43,7 @@ def test_a_test_whose_baseline_outcome_varies_is_left_out():
 
 
 def test_a_mutant_run_past_its_time_survives_with_the_reason():
-    proc = subprocess.run([sys.executable, "-m", "fixtures.mutation", "--mutant", "conn-drop",
+    proc = subprocess.run([sys.executable, "-m", "faults.mutation", "--mutant", "conn-drop",
                            "--timeout", "2", "--broker", "tansu"],
                           cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                           capture_output=True, text=True, timeout=600)

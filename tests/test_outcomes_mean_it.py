@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from fixtures.codec import APIS
+from protocol.codec import APIS
 from fixtures.results import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -3,7 +3,7 @@
 * the transparent proxy (``proxy:none``) is the broker: byte-identical answers, the same
   P1/P2 outcomes as talking to the broker directly;
 * connection faults and mutant hooks do what they say;
-* every registered mutant (``fixtures.mutants.all_mutants()``, so the families' mutants
+* every registered mutant (``faults.mutants.all_mutants()``, so the families' mutants
   too) is killed by the properties it names, within the ci profile: this is the project's
   requirement that every property can fail. A mutant runs over noida unless its ``over``
   attribute names another broker.
@@ -22,9 +22,10 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import codec, mutation, wire
-from fixtures.mutants import Frame, Mutant, all_mutants
-from fixtures.proxy import Proxy
+from protocol import codec, wire
+from faults import mutation
+from faults.mutants import Frame, Mutant, all_mutants
+from faults.proxy import Proxy
 from fixtures.results import read_rows
 from fixtures.targets import TargetError, make_target
 
@@ -159,7 +160,7 @@ def test_conn_delay_holds_the_answer_back(proxied):
 
 
 def test_a_reply_and_a_raw_frame_answer_without_the_broker(proxied):
-    from fixtures.mutants import Reply
+    from faults.mutants import Reply
 
     class Answers(Mutant):
         name = "answers"

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures import codec, wire
+from protocol import codec, wire
 from fixtures.repro import runtime
 from fixtures.results import read_rows
 from fixtures.targets import make_target

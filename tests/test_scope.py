@@ -7,7 +7,8 @@ import uuid
 
 import pytest
 
-from fixtures import codec, scope
+from fixtures import scope
+from protocol import codec
 from strategies import domain
 
 P = "kac-abc123-"

@@ -2,7 +2,7 @@
 
 A tansu broker started here plays someone's staging cluster: it holds topics of its own
 with records in them. The suite runs against it through the recording proxy
-(:mod:`fixtures.proxy`), which decodes every request on the wire, so the test sees what
+(:mod:`faults.proxy`), which decodes every request on the wire, so the test sees what
 was *sent*, not what the suite meant to send. The names are read off the decoded requests
 by a walk of their own here (not :mod:`fixtures.scope`, whose rules are under test).
 
@@ -27,9 +27,9 @@ from pathlib import Path
 import pytest
 from kafka.record.memory_records import MemoryRecordsBuilder
 
-from fixtures import codec, wire
-from fixtures.mutants.base import Mutant
-from fixtures.proxy import Proxy
+from protocol import codec, wire
+from faults.mutants.base import Mutant
+from faults.proxy import Proxy
 from fixtures.results import read_rows
 from fixtures.targets import make_target
 

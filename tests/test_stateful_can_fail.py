@@ -4,7 +4,7 @@ again (and passes against the transparent proxy, so the script is about the faul
 
 Baseline: ``proxy:none@proxy:kafka-s1-shim@noida``. noida answers S1's Metadata and
 CreatePartitions rows as Kafka does but for two single-request points the shim corrects
-(fixtures/mutants/stateful.py), so those rows pass there; each mutant sits in front of the
+(faults/mutants/stateful.py), so those rows pass there; each mutant sits in front of the
 same shimmed noida. The suite runs as users run it, in a subprocess.
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, find, given, settings, strategies as st
 
-from fixtures import codec
+from protocol import codec
 from strategies import domain, schema
 
 PREFIX = "kac-t3st."

@@ -1,4 +1,4 @@
-"""T1-T2 can fail: each topic mutant (fixtures/mutants/topics.py) makes the row of the test
+"""T1-T2 can fail: each topic mutant (faults/mutants/topics.py) makes the row of the test
 written for it ``fail`` through ``proxy:MUTANT@noida``, while the same row through the
 transparent ``proxy:none@noida`` is not ``fail``.
 

@@ -1,4 +1,4 @@
-"""V1-V3 can fail: each validate_only mutant (fixtures/mutants/validate_only.py) makes its
+"""V1-V3 can fail: each validate_only mutant (faults/mutants/validate_only.py) makes its
 property's row ``fail`` through ``proxy:MUTANT@noida``, while the same row through the
 transparent ``proxy:none@noida`` is not ``fail``.
 

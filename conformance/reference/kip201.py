@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
-from fixtures import codec as official
+from protocol import codec as official
 
 SEED = "KIP-201 (seed 000: protocol part; seed 001: full diff), never released"
 

@@ -1,0 +1,151 @@
+"""One logical request, built for any version: the body for ``(api, version)`` is made here.
+
+As in apache/kafka (``new DeleteTopicsRequest.Builder(data).build(version)``), a caller
+says *what* it asks (which topics, which configs, validate only or not) and the builder
+writes the fields that version has: ``delete_topics(6, names=["a"])`` lists
+``{"name": "a", "topic_id": ZERO_UUID}`` under ``topics``, ``delete_topics(3, names=["a"])``
+lists ``topic_names``. A request a version cannot express (topic ids before DeleteTopics
+v6) raises ``Inexpressible``. Field presence by version is read from the message schemas
+(apache/kafka clients/src/main/resources/common/message/*Request.json); the suite's codec
+(``protocol/codec.py``) encodes these dicts.
+
+Only P1-P3, which must send odd shapes on purpose, build raw bodies themselves.
+"""
+from __future__ import annotations
+
+import uuid
+from typing import Iterable, Mapping, Sequence
+
+from .apis import ZERO_UUID, ConfigResourceType
+
+#: The timeout the suite's admin requests carry unless told otherwise.
+TIMEOUT_MS = 5000
+
+
+class Inexpressible(ValueError):
+    """The logical request cannot be said at that version."""
+
+
+def _pairs(configs) -> list:
+    """``{k: v}`` or ``[(k, v), ...]`` -> ``[(k, v), ...]`` (lists keep duplicates)."""
+    if configs is None:
+        return []
+    return list(configs.items()) if isinstance(configs, Mapping) else [tuple(kv) for kv in configs]
+
+
+# -- Metadata ---------------------------------------------------------------------------
+
+def metadata(v: int, names: Sequence[str] | None = None, *, ids: Sequence[uuid.UUID] = (),
+             allow_auto_topic_creation: bool = False) -> dict:
+    """Metadata for ``names`` (None: every topic). v0 lists every topic with ``[]`` and
+    cannot say "no auto-creation" (field from v4); topic ids from v10 (MetadataRequest.json)."""
+    if names is None and not ids:
+        topics = None if v >= 1 else []
+    else:
+        if ids and v < 10:
+            raise Inexpressible(f"Metadata v{v} cannot name topics by id (v10+)")
+        topics = [({"name": n, "topic_id": ZERO_UUID} if v >= 10 else {"name": n}) for n in names or ()]
+        topics += [{"name": None, "topic_id": i} for i in ids]
+    body = {"topics": topics}
+    if v >= 4:
+        body["allow_auto_topic_creation"] = allow_auto_topic_creation
+    return body
+
+
+# -- topics -----------------------------------------------------------------------------
+
+def topic(name: str, partitions: int = 1, replication_factor: int = 1, configs=None,
+          assignments: list | None = None) -> dict:
+    """One CreateTopics entry; ``configs`` is ``{k: v}`` or ``[(k, v), ...]``."""
+    return {"name": name, "num_partitions": partitions, "replication_factor": replication_factor,
+            "assignments": assignments or [],
+            "configs": [{"name": k, "value": val} for k, val in _pairs(configs)]}
+
+
+def create_topics(v: int, topics: Iterable[dict], *, timeout_ms: int = TIMEOUT_MS,
+                  validate_only: bool = False) -> dict:
+    """``topics``: entries from :func:`topic`. ``validate_only`` exists from v1; at v0 a
+    validate-only request is inexpressible."""
+    body = {"topics": list(topics), "timeout_ms": timeout_ms}
+    if v >= 1:
+        body["validate_only"] = validate_only
+    elif validate_only:
+        raise Inexpressible("CreateTopics v0 has no validate_only (v1+)")
+    return body
+
+
+def delete_topics(v: int, names: Sequence[str | None] = (), *, ids: Sequence[uuid.UUID] = (),
+                  timeout_ms: int = TIMEOUT_MS) -> dict:
+    """By name (every version) and by id (v6+, KIP-516): v6 lists ``topics`` of
+    ``{name, topic_id}`` (ZERO_UUID for a name, null name for an id), older versions
+    ``topic_names`` (DeleteTopicsRequest.json)."""
+    if v >= 6:
+        return {"topics": [{"name": n, "topic_id": ZERO_UUID} for n in names]
+                + [{"name": None, "topic_id": i} for i in ids], "timeout_ms": timeout_ms}
+    if ids:
+        raise Inexpressible(f"DeleteTopics v{v} cannot name topics by id (v6+)")
+    return {"topic_names": list(names), "timeout_ms": timeout_ms}
+
+
+def delete_topics_entries(v: int, entries: Sequence[tuple[str | None, uuid.UUID | None]], *,
+                          timeout_ms: int = TIMEOUT_MS) -> dict:
+    """DeleteTopics with entries in a given order, each ``(name, id)`` (one of them None):
+    the order a request lists names and ids in is part of what S1 sends."""
+    if v >= 6:
+        return {"topics": [{"name": n, "topic_id": i if i is not None else ZERO_UUID} for n, i in entries],
+                "timeout_ms": timeout_ms}
+    if any(i is not None for _, i in entries):
+        raise Inexpressible(f"DeleteTopics v{v} cannot name topics by id (v6+)")
+    return {"topic_names": [n for n, _ in entries], "timeout_ms": timeout_ms}
+
+
+def create_partitions(v: int, counts: Iterable[tuple[str, int]], *, timeout_ms: int = TIMEOUT_MS,
+                      validate_only: bool = False) -> dict:
+    """``counts``: ``(topic, new total count)``; the broker assigns replicas (null
+    assignments). Same fields at every version 0-3 (CreatePartitionsRequest.json)."""
+    return {"topics": [{"name": n, "count": c, "assignments": None} for n, c in counts],
+            "timeout_ms": timeout_ms, "validate_only": validate_only}
+
+
+def delete_records(v: int, offsets: Iterable[tuple[str, Iterable[tuple[int, int]]]], *,
+                   timeout_ms: int = TIMEOUT_MS) -> dict:
+    """``offsets``: ``(topic, [(partition, offset), ...])``; offset -1 means the high
+    watermark. Same fields at every version 0-2 (DeleteRecordsRequest.json)."""
+    return {"topics": [{"name": n, "partitions": [{"partition_index": p, "offset": o} for p, o in parts]}
+                       for n, parts in offsets], "timeout_ms": timeout_ms}
+
+
+# -- configs ----------------------------------------------------------------------------
+
+def describe_configs(v: int, resources: Iterable[tuple[str, Sequence[str] | None]], *,
+                     resource_type: int = ConfigResourceType.TOPIC, include_synonyms: bool = False,
+                     include_documentation: bool = False) -> dict:
+    """``resources``: ``(name, keys or None for all)``. ``include_synonyms`` from v1,
+    ``include_documentation`` from v3 (DescribeConfigsRequest.json)."""
+    body = {"resources": [{"resource_type": resource_type, "resource_name": n, "configuration_keys": keys}
+                          for n, keys in resources]}
+    if v >= 1:
+        body["include_synonyms"] = include_synonyms
+    if v >= 3:
+        body["include_documentation"] = include_documentation
+    return body
+
+
+def alter_configs(v: int, resources: Iterable[tuple[str, object]], *,
+                  resource_type: int = ConfigResourceType.TOPIC, validate_only: bool = False) -> dict:
+    """``resources``: ``(name, {k: v} or [(k, v), ...])``; the whole config is replaced.
+    Same fields at every version 0-2 (AlterConfigsRequest.json)."""
+    return {"resources": [{"resource_type": resource_type, "resource_name": n,
+                           "configs": [{"name": k, "value": val} for k, val in _pairs(configs)]}
+                          for n, configs in resources], "validate_only": validate_only}
+
+
+def incremental_alter_configs(v: int, resources: Iterable[tuple[str, Iterable[tuple[str, int, str | None]]]], *,
+                              resource_type: int = ConfigResourceType.TOPIC,
+                              validate_only: bool = False) -> dict:
+    """``resources``: ``(name, [(key, AlterConfigOp, value), ...])`` (KIP-339). Same fields
+    at v0 and v1, v1 is flexible (IncrementalAlterConfigsRequest.json)."""
+    return {"resources": [{"resource_type": resource_type, "resource_name": n,
+                           "configs": [{"name": k, "config_operation": int(op), "value": val}
+                                       for k, op, val in ops]}
+                          for n, ops in resources], "validate_only": validate_only}
