@@ -41,6 +41,9 @@ FIELDS = (
     ("seed", "int", True),
 )
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
+#: Every field of a row the suite writes, in its order: FIELDS, then ``test`` (the pytest
+#: node id; not validated, readers ignore it).
+ROW_FIELDS = FIELD_NAMES + ("test",)
 REQUIRED = tuple(name for name, _, nullable in FIELDS if not nullable)
 CORRUPT = "_corrupt_record"
 
