@@ -14,6 +14,13 @@ import threading
 import pytest
 
 
+def run_of(config):
+    """The run of this session (imported late: fixtures.plugin is registered by the
+    suite's conftest, and importing it earlier would keep pytest from rewriting it)."""
+    from fixtures.plugin import run_of
+    return run_of(config)
+
+
 def pytest_addoption(parser):
     parser.addoption("--kill-broker-after", type=int, default=None, metavar="N",
                      help="kill the run's brokers after the N-th check (reliability tests)")
@@ -30,7 +37,7 @@ def pytest_addoption(parser):
 def pytest_runtest_teardown(item, nextitem):
     config = item.config
     after = config.getoption("--kill-broker-after")
-    run = getattr(config, "_kac", None)
+    run = run_of(config)
     if after is None or run is None:
         return
     config._kac_checks_done = getattr(config, "_kac_checks_done", 0) + 1
@@ -41,7 +48,7 @@ def pytest_runtest_teardown(item, nextitem):
 
 def _pause(config) -> None:
     """SIGSTOP every local broker process group now, SIGCONT after --pause-seconds."""
-    run = getattr(config, "_kac", None)
+    run = run_of(config)
     groups = [t.proc.pid for t in run.pool.targets.values() if getattr(t, "proc", None) is not None]
     for pid in groups:
         os.killpg(pid, signal.SIGSTOP)
@@ -55,7 +62,7 @@ def _pause(config) -> None:
 def pytest_runtest_setup(item):
     config = item.config
     pause, kill = config.getoption("--pause-broker-after"), config.getoption("--kill-broker-during")
-    run = getattr(config, "_kac", None)
+    run = run_of(config)
     if (pause is None and kill is None) or run is None:
         return
     config._kac_checks_started = getattr(config, "_kac_checks_started", 0) + 1

@@ -84,6 +84,7 @@ def test_a_p5_finding_in_another_checks_traffic_fails_the_p5_row_of_its_cell():
     log.observe(p2, 19, 6, request, bad)       # 89 is allowed from v6
     p5 = SimpleNamespace(spec="b", prop="P5", api_key=19, api_version=3, session=session,
                          prefix="kac-x-", counterexample=None)
+    p5.set_counterexample = lambda ce: setattr(p5, "counterexample", ce.as_dict())
     assert traffic.judge_seen(p5, "P5", 19, 3) == 1
     log.observe(p2, 19, 3, request, bad)
     with pytest.raises(Violation, match=r"seen by P2 CreateTopics v3: THROTTLING_QUOTA_EXCEEDED \(89\) at v3"):
