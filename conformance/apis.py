@@ -3,20 +3,25 @@ from __future__ import annotations
 
 import pytest
 
+from protocol import ApiKey
 from protocol.codec import ADMIN_APIS, APIS
 
 #: Catalogue P1's admin APIs, in API-key order.
-ADMIN_KEYS = (3, 18, 19, 20, 21, 32, 33, 37, 44)
+ADMIN_KEYS = (ApiKey.Metadata, ApiKey.ApiVersions, ApiKey.CreateTopics, ApiKey.DeleteTopics,
+              ApiKey.DeleteRecords, ApiKey.DescribeConfigs, ApiKey.AlterConfigs, ApiKey.CreatePartitions,
+              ApiKey.IncrementalAlterConfigs)
 
 #: APIs whose requests create, delete or alter topics.
-MUTATING_KEYS = frozenset({19, 20, 21, 33, 37, 44})
+MUTATING_KEYS = frozenset({ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.AlterConfigs,
+                           ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs})
 
 
 def every_version(api_keys=ADMIN_KEYS):
-    """``(api_key, version)`` params for every schema version 0..max, removed ones included."""
-    return [pytest.param(k, v, id=f"{APIS[k].name}-v{v}")
+    """``(api_key, version)`` params for every schema version 0..max, removed ones included
+    (the key as a plain int, as a decoded response carries it)."""
+    return [pytest.param(int(k), v, id=f"{APIS[k].name}-v{v}")
             for k in api_keys for v in range(ADMIN_APIS[k].max_version + 1)]
 
 
 def every_api(api_keys=ADMIN_KEYS):
-    return [pytest.param(k, None, id=APIS[k].name) for k in api_keys]
+    return [pytest.param(int(k), None, id=APIS[k].name) for k in api_keys]

@@ -19,16 +19,16 @@ from __future__ import annotations
 import pytest
 from hypothesis import strategies as st
 
-from fixtures.admin import EARLIEST, Admin
+from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect
+from protocol import ApiKey, Errors, OffsetSpec
+from protocol import requests as build
+from protocol.errors import error_name
 
 from .apis import every_version
 
-DELETE_RECORDS = 21
-NONE, OFFSET_OUT_OF_RANGE, UNKNOWN_TOPIC_OR_PARTITION, POLICY_VIOLATION = 0, 1, 3, 44
+#: DeleteRecordsRequest.HIGH_WATERMARK: delete up to the high watermark.
 HIGH_WATERMARK = -1
-NAMES = {NONE: "NONE", OFFSET_OUT_OF_RANGE: "OFFSET_OUT_OF_RANGE",
-         UNKNOWN_TOPIC_OR_PARTITION: "UNKNOWN_TOPIC_OR_PARTITION", POLICY_VIOLATION: "POLICY_VIOLATION"}
 
 K = "apache/kafka "
 SOURCE = ("catalogue R1; " + K + "core/src/main/scala/kafka/cluster/Partition.scala deleteRecordsOnLeader "
@@ -40,7 +40,8 @@ SOURCE = ("catalogue R1; " + K + "core/src/main/scala/kafka/cluster/Partition.sc
 
 
 def _name(code):
-    return f"{code} {NAMES[code]}" if code in NAMES else str(code)
+    """``"1 OFFSET_OUT_OF_RANGE"``; a code Kafka does not define, the number alone."""
+    return f"{code} {error_name(code)}" if code in Errors.__members__.values() else str(code)
 
 
 # -- what an example is ---------------------------------------------------------------------
@@ -78,8 +79,8 @@ def _expect_one(version, low, high, offset):
     log start ``low`` and high watermark ``high``."""
     target = high if offset == HIGH_WATERMARK else offset
     if target < 0 or target > high:
-        return OFFSET_OUT_OF_RANGE, low
-    return NONE, max(low, target)
+        return Errors.OFFSET_OUT_OF_RANGE, low
+    return Errors.NONE, max(low, target)
 
 
 def _describe(offset, low, high):
@@ -88,7 +89,7 @@ def _describe(offset, low, high):
 
 
 @pytest.mark.prop("R1", source=SOURCE)
-@pytest.mark.parametrize("api_key,version", every_version([DELETE_RECORDS]))
+@pytest.mark.parametrize("api_key,version", every_version([ApiKey.DeleteRecords]))
 def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_never_back(check, api_key, version):
     """After n records were produced to a partition, DeleteRecords before offset k:
 
@@ -104,7 +105,7 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
     After each request ListOffsets EARLIEST shows the new log start and a consumer Fetch
     one below it answers OFFSET_OUT_OF_RANGE (``UnifiedLog.checkLogStartOffset``). Every
     example ends by asking below the log start of each partition that has one."""
-    check.require(DELETE_RECORDS, version)
+    check.require(ApiKey.DeleteRecords, version)
     check.require_mutations()
     client = check.client()
     admin = Admin(check, client)
@@ -143,18 +144,18 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
                     expect(r is not None, f"v{version}: no result for {name}-{p}")
                     lw, err = r
                     if name == policy_topic:
-                        expect(err == POLICY_VIOLATION,
+                        expect(err == Errors.POLICY_VIOLATION,
                                f"v{version}: partition of a cleanup.policy=compact topic answered {_name(err)}, "
                                "expected 44 POLICY_VIOLATION")
                     elif name != topic or p >= len(batches):
-                        expect(err == UNKNOWN_TOPIC_OR_PARTITION,
+                        expect(err == Errors.UNKNOWN_TOPIC_OR_PARTITION,
                                f"v{version}: {'unknown topic' if name != topic else f'unknown partition {p}'} "
                                f"answered {_name(err)}, expected 3 UNKNOWN_TOPIC_OR_PARTITION")
                     else:
                         want, new_low = _expect_one(version, low[p], high[p], o)
                         expect(err == want, f"v{version}: {_describe(o, low[p], high[p])} answered {_name(err)}, "
                                             f"expected {_name(want)}")
-                        if want == NONE:
+                        if want == Errors.NONE:
                             expect(lw == new_low, f"v{version}: {_describe(o, low[p], high[p])} answered "
                                                   f"low_watermark {lw}, expected {new_low}")
                         low[p] = new_low
@@ -166,7 +167,7 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
             got = _delete_records(client, version, {topic: back})
             for p, o in back.items():
                 lw, err = got.get((topic, p), (None, None))
-                expect(err == NONE and lw == low[p],
+                expect(err == Errors.NONE and lw == low[p],
                        f"v{version}: {_describe(o, low[p], high[p])} answered {_name(err)} low_watermark {lw}, "
                        f"expected 0 NONE and the current log start {low[p]} (it never moves back)")
             _observe(admin, version, topic, low)
@@ -180,18 +181,17 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
 def _compacted_topic(check, admin, no_compaction):
     name = check.topic("r1-compact")
     code, msg = admin.create_topics([{"name": name, "configs": {"cleanup.policy": "compact"}}]).get(name, (None, None))
-    if code != NONE:
+    if code != Errors.NONE:
         no_compaction.append(f"CreateTopics answered {code}: {msg}")
         return None
-    admin.wait_for(lambda: admin.topic(name).error_code == 0, f"topic {name} to appear in Metadata")
+    admin.wait_for(lambda: admin.topic(name).error_code == Errors.NONE, f"topic {name} to appear in Metadata")
     admin.wait_ready(name, 1)
     return name
 
 
 def _delete_records(client, version, ask: dict[str, dict[int, int]]) -> dict[tuple[str, int], tuple[int, int]]:
-    body = {"topics": [{"name": name, "partitions": [{"partition_index": p, "offset": o} for p, o in parts.items()]}
-                       for name, parts in ask.items()], "timeout_ms": 30_000}
-    resp = client.answered(DELETE_RECORDS, version, body)
+    body = build.delete_records(version, [(name, parts.items()) for name, parts in ask.items()], timeout_ms=30_000)
+    resp = client.answered(ApiKey.DeleteRecords, version, body)
     out: dict[tuple[str, int], tuple[int, int]] = {}
     for t in resp.get("topics") or []:
         for p in t.get("partitions") or []:
@@ -207,12 +207,12 @@ def _delete_records(client, version, ask: dict[str, dict[int, int]]) -> dict[tup
 def _observe(admin, version, topic, low):
     """ListOffsets EARLIEST is the model's log start; a Fetch just below it is refused."""
     for p, want in enumerate(low):
-        err, start = admin.offset(topic, p, EARLIEST)
-        expect(err == 0, f"ListOffsets EARLIEST {topic}-{p} answered error {err}")
+        err, start = admin.offset(topic, p, OffsetSpec.EARLIEST)
+        expect(err == Errors.NONE, f"ListOffsets EARLIEST {topic}-{p} answered error {err}")
         expect(start == want, f"v{version}: after DeleteRecords, ListOffsets EARLIEST of partition {p} is "
                               f"{start}, expected {want}")
         if want > 0:
             err = admin.fetch_error(topic, p, want - 1)
-            expect(err == OFFSET_OUT_OF_RANGE,
+            expect(err == Errors.OFFSET_OUT_OF_RANGE,
                    f"v{version}: a consumer Fetch at offset {want - 1}, below the log start {want}, answered "
                    f"{_name(err)}, expected 1 OFFSET_OUT_OF_RANGE")

@@ -23,24 +23,20 @@ sides know.
 """
 from __future__ import annotations
 
-import time
 import uuid
 
 import pytest
 from hypothesis import strategies as st
 
-from fixtures.admin import Admin, ZERO_UUID
+from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect
+from fixtures.waiting import SETTLE_S, settled
+from protocol import ZERO_UUID, ApiKey, Errors, OffsetSpec
+from protocol import requests as build
+from protocol.errors import error_name
 from strategies.domain import INT32_MAX, INT32_MIN, LEGAL_CHARS
 
 from .apis import every_version
-
-DELETE_TOPICS = 20
-NONE, UNKNOWN_TOPIC_OR_PARTITION, REQUEST_TIMED_OUT = 0, 3, 7
-INVALID_REQUEST, TOPIC_ALREADY_EXISTS, UNKNOWN_TOPIC_ID = 42, 36, 100
-NAMES = {NONE: "NONE", UNKNOWN_TOPIC_OR_PARTITION: "UNKNOWN_TOPIC_OR_PARTITION",
-         REQUEST_TIMED_OUT: "REQUEST_TIMED_OUT", INVALID_REQUEST: "INVALID_REQUEST",
-         UNKNOWN_TOPIC_ID: "UNKNOWN_TOPIC_ID", 17: "INVALID_TOPIC_EXCEPTION"}
 
 SEED_002 = "seed 002 (KIP-4 DeleteTopics vote)"
 KAFKA_CONTROLLER_APIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
@@ -56,12 +52,13 @@ AT_ONCE_S = 3.0
 #: Positive timeouts for the properties that expect the deletion to finish in time.
 TIMEOUTS = st.sampled_from([5_000, 15_000, 30_000, 60_000, INT32_MAX])
 
-ALL_VERSIONS = every_version([DELETE_TOPICS])
+ALL_VERSIONS = every_version([ApiKey.DeleteTopics])
 ID_VERSIONS = [p for p in ALL_VERSIONS if p.values[1] >= 6]
 
 
 def _name(code):
-    return f"{code} {NAMES[code]}" if code in NAMES else str(code)
+    """``"3 UNKNOWN_TOPIC_OR_PARTITION"``; a code Kafka does not define, the number alone."""
+    return f"{code} {error_name(code)}" if code in Errors.__members__.values() else str(code)
 
 
 # -- driver ---------------------------------------------------------------------------
@@ -70,17 +67,12 @@ def _is_zero(topic_id) -> bool:
     return topic_id is None or topic_id == ZERO_UUID
 
 
-def _body(version: int, entries: list[tuple[str | None, uuid.UUID | None]], timeout_ms: int) -> dict:
-    """entries: (name, topic_id) pairs; below v6 only names can be sent."""
-    if version >= 6:
-        return {"topics": [{"name": n, "topic_id": i or ZERO_UUID} for n, i in entries],
-                "timeout_ms": timeout_ms}
-    return {"topic_names": [n for n, _ in entries], "timeout_ms": timeout_ms}
-
-
-def _delete(client, version: int, entries, timeout_ms: int) -> tuple[list[dict], float]:
-    """Send one DeleteTopics request; (response entries, seconds it took)."""
-    ex = client.send(DELETE_TOPICS, version, _body(version, entries, timeout_ms), answer=True)
+def _delete(client, version: int, entries: list[tuple[str | None, uuid.UUID | None]],
+            timeout_ms: int) -> tuple[list[dict], float]:
+    """Send one DeleteTopics request of ``entries``, (name, topic_id) pairs in order (below
+    v6 only names can be sent); (response entries, seconds it took)."""
+    body = build.delete_topics_entries(version, entries, timeout_ms=timeout_ms)
+    ex = client.send(ApiKey.DeleteTopics, version, body, answer=True)
     expect(ex.ok, f"no valid answer: {ex.describe()}")
     expect(ex.response_correlation_id == ex.correlation_id,
            f"{ex.describe()}: correlation id {ex.response_correlation_id} != {ex.correlation_id}")
@@ -95,7 +87,7 @@ def _codes_by_name(entries: list[dict]) -> dict[str, list[int]]:
 
 
 def _exists(admin: Admin, name: str) -> bool:
-    return admin.topic(name).error_code == 0
+    return admin.topic(name).error_code == Errors.NONE
 
 
 def _settle(admin: Admin) -> float:
@@ -106,17 +98,19 @@ def _still_listed(admin: Admin, names) -> set[str]:
     """Poll Metadata until none of ``names`` is listed (as Kafka's own test does); the
     names still listed when the wait (``--request-timeout``) ran out."""
     left = set(names)
-    deadline = time.monotonic() + _settle(admin)
-    while left:
-        listed = set()
+    if not left:
+        return left
+
+    def listed() -> set[str]:               # asks only about the names still listed last time
+        nonlocal left
+        now = set()
         for a in admin.everywhere():        # every broker's metadata (D4 on a cluster)
             state = a.metadata(sorted(left))
-            listed |= {n for n in left if n in state and state[n].error_code == 0}
-        left = listed
-        if not left or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
-    return left
+            now |= {n for n in left if n in state and state[n].error_code == Errors.NONE}
+        left = now
+        return now
+
+    return settled(listed, lambda now: not now, within=_settle(admin))
 
 
 def _create(admin: Admin, check, hint: str, partitions: int = 1) -> str:
@@ -131,7 +125,7 @@ def _absent(check) -> str:
 
 
 def _setup(check, version: int):
-    check.require(DELETE_TOPICS, version)
+    check.require(ApiKey.DeleteTopics, version)
     check.require_mutations()
     client = check.client()
     return client, Admin(check, client)
@@ -161,13 +155,13 @@ def test_d1_deleting_an_unknown_topic_answers_unknown_topic_or_partition(check, 
         codes = _codes_by_name(entries)
         extra = sorted(set(codes) - set(names), key=str)
         for n in names:
-            check.expect_field(["responses", {"name": n}, "error_code"], [UNKNOWN_TOPIC_OR_PARTITION], count=1,
+            check.expect_field(["responses", {"name": n}, "error_code"], [Errors.UNKNOWN_TOPIC_OR_PARTITION], count=1,
                                says=f"unknown topic {n!r}: one entry 3 UNKNOWN_TOPIC_OR_PARTITION")
         expect(not extra, f"v{version}: entries for names not requested: {extra}")
         for n in names:
             got = codes.get(n, [])
             expect(len(got) == 1, f"v{version}: {len(got)} entries for unknown topic {n!r}, expected 1")
-            expect(got[0] == UNKNOWN_TOPIC_OR_PARTITION,
+            expect(got[0] == Errors.UNKNOWN_TOPIC_OR_PARTITION,
                    f"v{version}: unknown topic {n!r} answered {_name(got[0])}, expected "
                    f"3 UNKNOWN_TOPIC_OR_PARTITION (as released Kafka; KIP-4 said InvalidTopic)")
         listed = [n for n in names if _exists(admin, n)]
@@ -219,17 +213,18 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
         expect(not extra, f"v{version}: entries for names not requested: {extra}")
         kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing"]
         for n, (kind, count) in zip(names, roles):
-            check.expect_field(["responses", {"name": n}, "error_code"], [INVALID_REQUEST if count > 1 else NONE],
-                               count=1, says=f"{kind} topic {n!r} listed {count} time(s): one entry "
-                                             f"{'42 INVALID_REQUEST' if count > 1 else '0 NONE'}")
+            check.expect_field(["responses", {"name": n}, "error_code"],
+                               [Errors.INVALID_REQUEST if count > 1 else Errors.NONE], count=1,
+                               says=f"{kind} topic {n!r} listed {count} time(s): one entry "
+                                    f"{'42 INVALID_REQUEST' if count > 1 else '0 NONE'}")
         for n, (kind, count) in zip(names, roles):
             c = codes.get(n, [])
             if count > 1:
-                expect(c == [INVALID_REQUEST],
+                expect(c == [Errors.INVALID_REQUEST],
                        f"v{version}: {kind} topic listed {count} times answered "
                        f"{[_name(x) for x in c]}, expected one entry 42 INVALID_REQUEST")
             else:
-                expect(c == [NONE], f"v{version}: topic listed once beside a duplicate answered "
+                expect(c == [Errors.NONE], f"v{version}: topic listed once beside a duplicate answered "
                                     f"{[_name(x) for x in c]}, expected one entry 0 NONE")
         gone = [n for n in kept if not _exists(admin, n)]
         expect(not gone, f"v{version}: a topic listed more than once was deleted ({gone})")
@@ -262,10 +257,10 @@ def _outcome(admin, client, version, names, requests):
                 extra.append(n)
     for n in codes:
         codes[n].sort()
-    deleted_ok = [n for n in names if NONE in codes[n]]
+    deleted_ok = [n for n in names if Errors.NONE in codes[n]]
     _still_listed(admin, deleted_ok)
     state = admin.metadata(names)
-    listed = {n: (n in state and state[n].error_code == 0) for n in names}
+    listed = {n: (n in state and state[n].error_code == Errors.NONE) for n in names}
     return codes, listed, extra
 
 
@@ -340,7 +335,7 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
         codes = _codes_by_name(got)
         for n in names:
             c = codes.get(n, [])
-            expect(c == [NONE], f"v{version}: deleting an existing topic with timeout_ms={timeout_ms} "
+            expect(c == [Errors.NONE], f"v{version}: deleting an existing topic with timeout_ms={timeout_ms} "
                                 f"answered {[_name(x) for x in c]}, expected one entry 0 NONE")
         left = _still_listed(admin, names)
         expect(not left, f"v{version}: answered NONE (timeout_ms={timeout_ms}) but Metadata still "
@@ -363,13 +358,11 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
 
 
 def _recreate(admin: Admin, version: int, name: str, partitions: int) -> None:
-    deadline = time.monotonic() + 5.0
-    while True:
-        code, msg = admin.create_topics([{"name": name, "num_partitions": partitions}]).get(name, (None, None))
-        if code != TOPIC_ALREADY_EXISTS or time.monotonic() > deadline:
-            break
-        time.sleep(0.1)
-    expect(code == NONE, f"v{version}: the name of a deleted topic cannot be created again: "
+    # the deletion may still be finishing: "already exists" is asked again for a while
+    code, msg = settled(lambda: admin.create_topics([{"name": name, "num_partitions": partitions}]).get(
+                            name, (None, None)),
+                        lambda answer: answer[0] != Errors.TOPIC_ALREADY_EXISTS, within=SETTLE_S, every=0.1)
+    expect(code == Errors.NONE, f"v{version}: the name of a deleted topic cannot be created again: "
                          f"CreateTopics answered {code} ({msg})")
     admin.wait_everywhere(lambda a: _exists(a, name), f"re-created topic {name} to appear in Metadata")
 
@@ -377,15 +370,11 @@ def _recreate(admin: Admin, version: int, name: str, partitions: int) -> None:
 def _high_watermark(admin: Admin, name: str) -> int | None:
     """ListOffsets LATEST of partition 0, waiting out transient errors (None without ListOffsets)."""
     try:
-        deadline = time.monotonic() + 5.0
-        while True:
-            err, high = admin.offset(name, 0, -1)
-            if err == 0 or time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
+        err, high = settled(lambda: admin.offset(name, 0, OffsetSpec.LATEST),
+                            lambda answer: answer[0] == Errors.NONE, within=SETTLE_S)
     except Unsupported:
         return None
-    expect(err == 0, f"ListOffsets {name}-0 answered error {err}")
+    expect(err == Errors.NONE, f"ListOffsets {name}-0 answered error {err}")
     return high
 
 
@@ -437,16 +426,17 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
         expect(not extra, f"v{version}: entries for names not requested: {extra}")
         for n in existing + unknown:
             c = codes.get(n, [])
-            allowed = (NONE, REQUEST_TIMED_OUT) if n in existing else (UNKNOWN_TOPIC_OR_PARTITION, REQUEST_TIMED_OUT)
+            allowed = ((Errors.NONE, Errors.REQUEST_TIMED_OUT) if n in existing
+                       else (Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.REQUEST_TIMED_OUT))
             expect(len(c) == 1 and c[0] in allowed,
                    f"v{version}: timeout_ms={timeout_ms}: {'existing' if n in existing else 'unknown'} topic "
                    f"answered {[_name(x) for x in c]}, expected one of {[_name(a) for a in allowed]}")
-        answered_none = [n for n in existing if codes[n] == [NONE]]
+        answered_none = [n for n in existing if codes[n] == [Errors.NONE]]
         left = _still_listed(admin, answered_none)
         expect(not left, f"v{version}: timeout_ms={timeout_ms}: answered NONE but still listed after "
                          f"{_settle(admin):.0f}s: {sorted(left)}")
         for n in existing:
-            if codes[n] == [NONE]:
+            if codes[n] == [Errors.NONE]:
                 seen.add("existing topics answered NONE and were deleted (KIP-4's asynchronous mode, done at once)")
             elif _exists(admin, n):
                 seen.add("existing topics answered REQUEST_TIMED_OUT and were kept (as released Kafka's KRaft controller)")
@@ -523,10 +513,10 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
         got, _ = _delete(client, version, [entries[i] for i in order], 30_000)
         for kind, name, tid in items:   # the entries a replay can name (real ids are the run's own)
             if kind == "unknown-id":
-                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [UNKNOWN_TOPIC_ID], count=1,
+                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.UNKNOWN_TOPIC_ID], count=1,
                                    says=f"unknown topic id {tid}: one entry 100 UNKNOWN_TOPIC_ID")
             elif kind == "by-name":
-                check.expect_field(["responses", {"name": name}, "error_code"], [NONE], count=1,
+                check.expect_field(["responses", {"name": name}, "error_code"], [Errors.NONE], count=1,
                                    says=f"existing topic {name!r} by name: one entry 0 NONE")
         _judge_ids(admin, version, items, got)
 
@@ -560,11 +550,11 @@ def _judge_ids(admin, version, items, got):
         expect(len(pooled) == len(neither),
                f"v{version}: {len(neither)} entries with neither name nor id, {len(pooled)} answers for them")
         for e in pooled:
-            expect(e["error_code"] == INVALID_REQUEST,
+            expect(e["error_code"] == Errors.INVALID_REQUEST,
                    f"v{version}: an entry with neither name nor id answered {_name(e['error_code'])}, "
                    "expected 42 INVALID_REQUEST")
-    expected = {"by-id": NONE, "by-name": NONE, "unknown-id": UNKNOWN_TOPIC_ID, "both": INVALID_REQUEST,
-                "dup-id": INVALID_REQUEST, "split": INVALID_REQUEST}
+    expected = {"by-id": Errors.NONE, "by-name": Errors.NONE, "unknown-id": Errors.UNKNOWN_TOPIC_ID,
+                "both": Errors.INVALID_REQUEST, "dup-id": Errors.INVALID_REQUEST, "split": Errors.INVALID_REQUEST}
     what = {"by-id": "an existing topic by id", "by-name": "an existing topic by name",
             "unknown-id": "an unknown topic id", "both": "name and id in one entry",
             "dup-id": "one topic id listed twice", "split": "a topic by name and by its id in two entries"}

@@ -22,7 +22,7 @@ version below its new one (UNKNOWN_SERVER_ERROR there). A DeleteTopics answer of
 small request is flagged at every released version.
 
 Driver: per (API, version), generated requests, realistic and error-provoking
-(``conformance/provoke.py``: unknown topics and ids, invalid names, bad configs, timeouts of
+(``strategies/provoke.py``: unknown topics and ids, invalid names, bad configs, timeouts of
 0, existing topics). Oracle: every ``error_code`` in the answer is checked against the
 gated codes (:func:`later_codes`). "Every response the suite sees": the same oracle screens
 every answer any property's Client receives (``fixtures/traffic.py``); these checks run
@@ -37,15 +37,17 @@ from __future__ import annotations
 import pytest
 
 from fixtures import traffic
-from protocol.codec import APIS
 from fixtures.harness import expect
+from protocol import ApiKey, Errors
+from protocol.codec import APIS
+from protocol.errors import error_name
+from strategies import provoke as provoking
 
 from . import provoke
 from .apis import MUTATING_KEYS, every_version
 from .reference import error_codes as ec
 from .wellformed import error_codes
 
-POLICY_VIOLATION = 44
 #: QuorumController.MAX_RECORDS_PER_USER_OP: a request over it answers POLICY_VIOLATION.
 BATCH_LIMIT = 10_000
 KIP201_GATE = (ec._src(ec.EVENT_EXCEPTION_INFO, "BoundedListTooLongException -> POLICY_VIOLATION only past "
@@ -61,7 +63,7 @@ SOURCE = ("catalogue P5; conformance/reference/error_codes.py RULES: "
 
 
 def _topics_in(api_key: int, request: dict) -> int:
-    if api_key != ec.DELETE_TOPICS:
+    if api_key != ApiKey.DeleteTopics:
         return 0
     return len(request.get("topic_names") or []) + len(request.get("topics") or [])
 
@@ -75,12 +77,12 @@ def later_codes(api_key: int, version: int, request: dict, response: dict) -> li
     for code in sorted(codes & gated):
         rule = next(r for r in ec.rules_for(api_key) if r.error_code == code)
         instead = rule.downgraded_to
-        older = ("the item succeeds (only throttled)" if instead == 0 else
-                 f"Kafka answers {ec.error_name(instead)} ({instead})" if instead is not None else
+        older = ("the item succeeds (only throttled)" if instead == Errors.NONE else
+                 f"Kafka answers {error_name(instead)} ({instead})" if instead is not None else
                  "the code cannot arise")
         problems.append(f"{rule.error_name} ({code}) at v{version}, a code {APIS[api_key].name} "
                         f"has only from v{rule.since_version}; below it {older} ({rule.source.split(';')[0]})")
-    if (api_key == ec.DELETE_TOPICS and POLICY_VIOLATION in codes
+    if (api_key == ApiKey.DeleteTopics and Errors.POLICY_VIOLATION in codes
             and _topics_in(api_key, request) <= BATCH_LIMIT):
         problems.append(f"POLICY_VIOLATION (44) at DeleteTopics v{version} for a request of "
                         f"{_topics_in(api_key, request)} topic(s): released Kafka has no delete-topic "
@@ -94,8 +96,8 @@ traffic.screen("P5")(later_codes)
 
 def gated_cells():
     """(API, version) where some code is gated: below a RULES row, or DeleteTopics (44)."""
-    return [p for p in every_version((3, 19, 20, 37))
-            if ec.forbidden_codes(*p.values) or p.values[0] == ec.DELETE_TOPICS]
+    return [p for p in every_version((ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.CreatePartitions))
+            if ec.forbidden_codes(*p.values) or p.values[0] == ApiKey.DeleteTopics]
 
 
 @pytest.mark.prop("P5", source=SOURCE)
@@ -116,11 +118,11 @@ def test_p5_codes_introduced_later_never_answer_older_versions(check, api_key, v
         problems = later_codes(api_key, version, body, resp)
         expect(not problems, "; ".join(problems))
 
-    check.given(provoke.requests(api_key, version, check.prefix, existing,
+    check.given(provoking.requests(api_key, version, check.prefix, existing,
                                  prefixed_only=check.broker.external).map(lambda b: {"body": b}),
                 no_later_code)
     screened = traffic.judge_seen(check, "P5", api_key, version)
     gated = sorted(ec.forbidden_codes(api_key, version)) + (
-        [POLICY_VIOLATION] if api_key == ec.DELETE_TOPICS else [])
-    check.message = (f"none of {', '.join(ec.error_name(c) for c in gated)} in {check.examples} "
+        [Errors.POLICY_VIOLATION] if api_key == ApiKey.DeleteTopics else [])
+    check.message = (f"none of {', '.join(error_name(c) for c in gated)} in {check.examples} "
                      f"generated answers and {max(screened - check.examples, 0)} answers to other checks")

@@ -19,7 +19,7 @@ What released Apache Kafka (4.x, KRaft) really sends decides what fails
   not carry one: their answers must decode exactly at the version (a message on the wire
   would leave bytes over, which the codec refuses).
 
-Driver: generated requests, realistic and error-provoking (``conformance/provoke.py``),
+Driver: generated requests, realistic and error-provoking (``strategies/provoke.py``),
 per (API, version). Oracle: :func:`message_problems` on every result item. The hard part
 of the oracle also screens every answer the suite's other checks receive
 (``fixtures/traffic.py``); these checks run last and fold those findings into their cell.
@@ -29,8 +29,12 @@ from __future__ import annotations
 import pytest
 
 from fixtures import traffic
-from protocol.codec import APIS
 from fixtures.harness import Unsupported, expect
+from protocol import SPECS, ApiKey, Errors
+from protocol.apis import results, spec
+from protocol.codec import APIS
+from protocol.errors import error_name
+from strategies import provoke as provoking
 
 from . import provoke
 from .apis import MUTATING_KEYS, every_version
@@ -45,81 +49,125 @@ NULL, NULL_OR_EMPTY = frozenset({None}), frozenset({None, ""})
 
 #: api -> (what a success may carry, source)
 ON_SUCCESS: dict[int, tuple[frozenset, str]] = {
-    19: (NULL, S(RC, "createTopic success result setErrorMessage(null)") + "; "
-         + S("metadata/src/test/java/org/apache/kafka/controller/ReplicationControlManagerTest.java",
-             "expects CreatableTopicResult ... setErrorMessage(null).setErrorCode(0)")),
-    20: (NULL, S(CA, "deleteTopics appendResponse(name, id, ApiError.NONE) setErrorMessage(error.message) (null)")
-         + "; " + S(ec.MSG + "DeleteTopicsResponse.json", 'ErrorMessage "default": "null"')),
-    32: (NULL_OR_EMPTY, S("server/src/main/java/org/apache/kafka/server/ConfigHelperUtils.java",
-                          "toDescribeConfigsResult setErrorCode(NONE) only -> the field's default \"\"")
-         + "; " + S(ec.MSG + "DescribeConfigsResponse.json", '"or null if we were able to successfully describe"')),
-    33: (NULL, S(CA, "handleLegacyAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
-         + "; " + S(CAM, "reassembleLegacyResponse keeps the controller's message")),
-    37: (NULL, S(RC, "createPartitions: ApiError.NONE -> setErrorMessage(apiError.message()) (null)")
-         + "; " + S(ec.MSG + "CreatePartitionsResponse.json", 'ErrorMessage "default": "null"')),
-    44: (NULL, S(CA, "handleIncrementalAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
-         + "; " + S(CAM, "reassembleIncrementalResponse new ApiError(code, errorMessage)")),
+    ApiKey.CreateTopics: (
+        NULL, S(RC, "createTopic success result setErrorMessage(null)") + "; "
+        + S("metadata/src/test/java/org/apache/kafka/controller/ReplicationControlManagerTest.java",
+            "expects CreatableTopicResult ... setErrorMessage(null).setErrorCode(0)")),
+    ApiKey.DeleteTopics: (
+        NULL, S(CA, "deleteTopics appendResponse(name, id, ApiError.NONE) setErrorMessage(error.message) (null)")
+        + "; " + S(ec.MSG + "DeleteTopicsResponse.json", 'ErrorMessage "default": "null"')),
+    ApiKey.DescribeConfigs: (
+        NULL_OR_EMPTY, S("server/src/main/java/org/apache/kafka/server/ConfigHelperUtils.java",
+                         "toDescribeConfigsResult setErrorCode(NONE) only -> the field's default \"\"")
+        + "; " + S(ec.MSG + "DescribeConfigsResponse.json", '"or null if we were able to successfully describe"')),
+    ApiKey.AlterConfigs: (
+        NULL, S(CA, "handleLegacyAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
+        + "; " + S(CAM, "reassembleLegacyResponse keeps the controller's message")),
+    ApiKey.CreatePartitions: (
+        NULL, S(RC, "createPartitions: ApiError.NONE -> setErrorMessage(apiError.message()) (null)")
+        + "; " + S(ec.MSG + "CreatePartitionsResponse.json", 'ErrorMessage "default": "null"')),
+    ApiKey.IncrementalAlterConfigs: (
+        NULL, S(CA, "handleIncrementalAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
+        + "; " + S(CAM, "reassembleIncrementalResponse new ApiError(code, errorMessage)")),
 }
 
 _CONFIG_ERRORS = {
-    3: S(CCM, "validateAlterConfig: existence check -> \"The topic 'x' does not exist.\"") + "; "
-       + S("server/src/test/java/org/apache/kafka/server/KRaftClusterTest.java", "testIncrementalAlterConfigs"),
-    17: S(CCV, "validateTopicName: Topic.validate(name) -> ApiError.fromThrowable keeps its text"),
-    40: S(CCM, "validateAlterConfig: catch ConfigException -> new ApiError(INVALID_CONFIG, e.getMessage())"),
-    42: S(CAM, 'preprocess: "Each resource must appear at most once." / "Error due to duplicate config keys" / '
+    Errors.UNKNOWN_TOPIC_OR_PARTITION:
+        S(CCM, "validateAlterConfig: existence check -> \"The topic 'x' does not exist.\"") + "; "
+        + S("server/src/test/java/org/apache/kafka/server/KRaftClusterTest.java", "testIncrementalAlterConfigs"),
+    Errors.INVALID_TOPIC_EXCEPTION:
+        S(CCV, "validateTopicName: Topic.validate(name) -> ApiError.fromThrowable keeps its text"),
+    Errors.INVALID_CONFIG:
+        S(CCM, "validateAlterConfig: catch ConfigException -> new ApiError(INVALID_CONFIG, e.getMessage())"),
+    Errors.INVALID_REQUEST:
+        S(CAM, 'preprocess: "Each resource must appear at most once." / "Error due to duplicate config keys" / '
                '"Null value not supported for : k"') + "; " + S(CCV, '"Default topic resources are not allowed."'),
 }
 
 #: api -> {code: source}: the errors for which every path of Kafka sets a message.
 ALWAYS: dict[int, dict[int, str]] = {
-    19: {17: S(RC, "validateNewTopicNames: new ApiError(INVALID_TOPIC_EXCEPTION, e.getMessage())"),
-         36: S(RC, "createTopics: new ApiError(TOPIC_ALREADY_EXISTS, \"Topic 'x' already exists.\")"),
-         37: S(RC, 'createTopic: "Number of partitions was set to an invalid non-positive value."'),
-         38: S(RC, 'createTopic: "Replication factor must be larger than 0, or -1 to use the default value." / '
-                   '"Unable to replicate the partition N time(s): ..."'),
-         39: S(RC, "createTopic / validateManualPartitionAssignment: INVALID_REPLICA_ASSIGNMENT with its reason"),
-         40: S(RC, 'computeConfigChanges "Null value not supported for topic configs: k"') + "; "
-             + S(CCM, "validateAlterConfig: new ApiError(INVALID_CONFIG, e.getMessage())"),
-         42: S(CA, 'createTopics "Duplicate topic name."') + "; "
-             + S(RC, 'createTopic "A manual partition assignment was specified, but ..."')},
-    20: {3: S(RC, "findTopicIds: new ApiError(UNKNOWN_TOPIC_OR_PARTITION)") + " + "
+    ApiKey.CreateTopics: {
+        Errors.INVALID_TOPIC_EXCEPTION:
+            S(RC, "validateNewTopicNames: new ApiError(INVALID_TOPIC_EXCEPTION, e.getMessage())"),
+        Errors.TOPIC_ALREADY_EXISTS:
+            S(RC, "createTopics: new ApiError(TOPIC_ALREADY_EXISTS, \"Topic 'x' already exists.\")"),
+        Errors.INVALID_PARTITIONS:
+            S(RC, 'createTopic: "Number of partitions was set to an invalid non-positive value."'),
+        Errors.INVALID_REPLICATION_FACTOR:
+            S(RC, 'createTopic: "Replication factor must be larger than 0, or -1 to use the default value." / '
+                  '"Unable to replicate the partition N time(s): ..."'),
+        Errors.INVALID_REPLICA_ASSIGNMENT:
+            S(RC, "createTopic / validateManualPartitionAssignment: INVALID_REPLICA_ASSIGNMENT with its reason"),
+        Errors.INVALID_CONFIG:
+            S(RC, 'computeConfigChanges "Null value not supported for topic configs: k"') + "; "
+            + S(CCM, "validateAlterConfig: new ApiError(INVALID_CONFIG, e.getMessage())"),
+        Errors.INVALID_REQUEST:
+            S(CA, 'createTopics "Duplicate topic name."') + "; "
+            + S(RC, 'createTopic "A manual partition assignment was specified, but ..."')},
+    ApiKey.DeleteTopics: {
+        Errors.UNKNOWN_TOPIC_OR_PARTITION:
+            S(RC, "findTopicIds: new ApiError(UNKNOWN_TOPIC_OR_PARTITION)") + " + "
             + S(API_ERROR, "ApiError(Errors error) = this(error, error.message()) (the code's description)"),
-         100: S(RC, "findTopicNames: new ApiError(UNKNOWN_TOPIC_ID)") + " + " + S(API_ERROR, "ApiError(Errors)"),
-         42: S(CA, 'deleteTopics: "Duplicate topic name." / "Neither topic name nor id were specified." / '
-                   '"You may not specify both topic name and topic id."')},
-    32: {17: S(ec.CONFIG_HELPER, "describeConfigs: Topic.validate -> ApiError.fromThrowable keeps the text")},
-    33: _CONFIG_ERRORS,
-    37: {37: S(RC, 'createPartitions: "Topic already has N partition(s)." / "... would not be an increase."'),
-         39: S(RC, 'createPartitions: "Attempted to add X additional partition(s), but only Y assignment(s) were specified."'),
-         42: S(CA, 'createPartitions: "Duplicate topic name."')},
-    44: _CONFIG_ERRORS,
+        Errors.UNKNOWN_TOPIC_ID:
+            S(RC, "findTopicNames: new ApiError(UNKNOWN_TOPIC_ID)") + " + " + S(API_ERROR, "ApiError(Errors)"),
+        Errors.INVALID_REQUEST:
+            S(CA, 'deleteTopics: "Duplicate topic name." / "Neither topic name nor id were specified." / '
+                  '"You may not specify both topic name and topic id."')},
+    ApiKey.DescribeConfigs: {
+        Errors.INVALID_TOPIC_EXCEPTION:
+            S(ec.CONFIG_HELPER, "describeConfigs: Topic.validate -> ApiError.fromThrowable keeps the text")},
+    ApiKey.AlterConfigs: _CONFIG_ERRORS,
+    ApiKey.CreatePartitions: {
+        Errors.INVALID_PARTITIONS:
+            S(RC, 'createPartitions: "Topic already has N partition(s)." / "... would not be an increase."'),
+        Errors.INVALID_REPLICA_ASSIGNMENT:
+            S(RC, 'createPartitions: "Attempted to add X additional partition(s), but only Y assignment(s) '
+                  'were specified."'),
+        Errors.INVALID_REQUEST: S(CA, 'createPartitions: "Duplicate topic name."')},
+    ApiKey.IncrementalAlterConfigs: _CONFIG_ERRORS,
 }
+
+_REQUESTS = "clients/src/main/java/org/apache/kafka/common/requests/"
 
 #: (api, code) -> source: errors Kafka itself answers without a message (soft findings).
 KAFKA_OMITS: dict[tuple[int, int], str] = {
-    (19, 7): S("clients/src/main/java/org/apache/kafka/common/requests/CreateTopicsRequest.java",
-               "getErrorResponse: ApiError.fromThrowable(new TimeoutException()) -> null"),
-    (20, 7): S("clients/src/main/java/org/apache/kafka/common/requests/DeleteTopicsRequest.java",
-               "getErrorResponse sets only the code"),
-    (20, 73): S("clients/src/main/java/org/apache/kafka/common/requests/DeleteTopicsRequest.java",
-                "getErrorResponse sets only the code"),
-    (32, 3): S(ec.CONFIG_HELPER, "describeConfigs: setErrorCode(UNKNOWN_TOPIC_OR_PARTITION) only (\"\")"),
-    (37, 3): S(RC, "createPartitions: new UnknownTopicOrPartitionException() -> message null"),
-    (37, 7): S("clients/src/main/java/org/apache/kafka/common/requests/CreatePartitionsRequest.java",
-               "getErrorResponse: ApiError.fromThrowable(TimeoutException) -> null"),
-    (37, 29): S(CA, "createPartitions: TOPIC_AUTHORIZATION_FAILED without a message"),
+    (ApiKey.CreateTopics, Errors.REQUEST_TIMED_OUT):
+        S(_REQUESTS + "CreateTopicsRequest.java",
+          "getErrorResponse: ApiError.fromThrowable(new TimeoutException()) -> null"),
+    (ApiKey.DeleteTopics, Errors.REQUEST_TIMED_OUT):
+        S(_REQUESTS + "DeleteTopicsRequest.java", "getErrorResponse sets only the code"),
+    (ApiKey.DeleteTopics, Errors.TOPIC_DELETION_DISABLED):
+        S(_REQUESTS + "DeleteTopicsRequest.java", "getErrorResponse sets only the code"),
+    (ApiKey.DescribeConfigs, Errors.UNKNOWN_TOPIC_OR_PARTITION):
+        S(ec.CONFIG_HELPER, "describeConfigs: setErrorCode(UNKNOWN_TOPIC_OR_PARTITION) only (\"\")"),
+    (ApiKey.CreatePartitions, Errors.UNKNOWN_TOPIC_OR_PARTITION):
+        S(RC, "createPartitions: new UnknownTopicOrPartitionException() -> message null"),
+    (ApiKey.CreatePartitions, Errors.REQUEST_TIMED_OUT):
+        S(_REQUESTS + "CreatePartitionsRequest.java",
+          "getErrorResponse: ApiError.fromThrowable(TimeoutException) -> null"),
+    (ApiKey.CreatePartitions, Errors.TOPIC_AUTHORIZATION_FAILED):
+        S(CA, "createPartitions: TOPIC_AUTHORIZATION_FAILED without a message"),
 }
 
 SOURCE = ("catalogue P6; conformance/reference/error_codes.py ERROR_MESSAGE; "
           + S(API_ERROR, "fromThrowable: no message when it equals the code's default text")
           + "; " + S(ec.MSG + "*Response.json", "ErrorMessage versions/nullableVersions/default"))
 
-APIS_WITH_MESSAGES = (19, 20, 21, 32, 33, 37, 44)
+APIS_WITH_MESSAGES = (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
+                      ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
 
 
 def has_field(api_key: int, version: int) -> bool:
     first = ec.ERROR_MESSAGE.get(api_key, (None,))[0]
     return first is not None and version >= first
+
+
+def item_name(api_key: int, item: dict):
+    """What names a result item: the resource, the topic, or ``("id", topic_id)`` for a
+    DeleteTopics entry without a name (DeleteRecords' partitions: None)."""
+    if api_key == ApiKey.DeleteTopics and item.get("name") is None:
+        return ("id", str(item.get("topic_id")))
+    return item.get(spec(api_key).item)
 
 
 def message_problems(api_key: int, version: int, response: dict) -> tuple[list[str], list[str]]:
@@ -128,43 +176,43 @@ def message_problems(api_key: int, version: int, response: dict) -> tuple[list[s
     if not has_field(api_key, version):
         return hard, soft
     name = APIS[api_key].name
-    for item in provoke.items(api_key, response):
+    for item in results(api_key, response):
         code, msg = item.get("error_code"), item.get("error_message")
-        who = f"{name} v{version} {provoke.item_name(api_key, item)!r}"
-        if code == 0:
+        who = f"{name} v{version} {item_name(api_key, item)!r}"
+        if code == Errors.NONE:
             allowed, source = ON_SUCCESS[api_key]
             if msg not in allowed:
                 what = '"" (the empty string)' if msg == "" else repr(msg)
                 hard.append(f"{who}: error_code 0 with error_message {what}; Kafka sends "
                             f"{' or '.join(repr(a) for a in sorted(allowed, key=str))} ({source})")
         elif not msg:
-            err = f"{ec.error_name(code)} ({code})"
+            err = f"{error_name(code)} ({code})"
             if code in ALWAYS.get(api_key, {}):
                 hard.append(f"{who}: {err} with error_message {msg!r}; Kafka always explains it "
                             f"({ALWAYS[api_key][code]})")
             elif (api_key, code) in KAFKA_OMITS:
-                soft.append(f"{name} {ec.error_name(code)} without a message, as Kafka")
+                soft.append(f"{name} {error_name(code)} without a message, as Kafka")
             else:
-                soft.append(f"{name} {ec.error_name(code)} without a message")
+                soft.append(f"{name} {error_name(code)} without a message")
     return hard, soft
 
 
 def _expect_messages(check, api_key: int, version: int, response: dict) -> None:
     """The oracle's hard rules as data, per result item (DeleteRecords' partitions aside)."""
-    if not has_field(api_key, version) or api_key == 21 or api_key not in ON_SUCCESS:
+    if not has_field(api_key, version) or api_key == ApiKey.DeleteRecords or api_key not in ON_SUCCESS:
         return
-    key, nk = provoke.RESULTS[api_key], ("resource_name" if api_key in (32, 33, 44) else "name")
-    for item in provoke.items(api_key, response):
+    key, nk = SPECS[api_key].results, SPECS[api_key].item
+    for item in results(api_key, response):
         code, name = item.get("error_code"), item.get(nk)
         if name is None:
             continue
         path = [key, {nk: name, "error_code": code}, "error_message"]
-        if code == 0:
+        if code == Errors.NONE:
             check.expect_field(path, sorted(ON_SUCCESS[api_key][0], key=str),
                                says=f"{name!r} answered NONE: error_message one of {sorted(ON_SUCCESS[api_key][0], key=str)}")
         elif code in ALWAYS.get(api_key, {}):
             check.expect_field(path, refused=[None, ""],
-                               says=f"{name!r} answered {ec.error_name(code)}: an error_message ({ALWAYS[api_key][code]})")
+                               says=f"{name!r} answered {error_name(code)}: an error_message ({ALWAYS[api_key][code]})")
 
 
 @traffic.screen("P6")
@@ -196,7 +244,7 @@ def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
         expect(not hard, "; ".join(hard))
         soft.update(more)
 
-    check.given(provoke.requests(api_key, version, check.prefix, existing,
+    check.given(provoking.requests(api_key, version, check.prefix, existing,
                                  prefixed_only=check.broker.external).map(lambda b: {"body": b}),
                 messages_as_kafka)
     traffic.judge_seen(check, "P6", api_key, version)

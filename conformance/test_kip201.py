@@ -21,9 +21,12 @@ from __future__ import annotations
 import pytest
 from hypothesis import strategies as st
 
-from fixtures.admin import EARLIEST, Admin
-from protocol.codec import APIS
+from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect
+from protocol import ApiKey, Errors, OffsetSpec
+from protocol import requests as build
+from protocol.apis import items, results
+from protocol.codec import APIS
 
 from .reference.kip201 import OVERLAYS, SEED, decode_response, encode_request
 
@@ -33,7 +36,7 @@ SOURCE = (f"catalogue K1; {SEED}: 'New versions of existing network protocol Del
 
 
 def overlay_rows():
-    return [pytest.param(k, OVERLAYS[k].version, id=f"{APIS[k].name}-v{OVERLAYS[k].version}-KIP-201")
+    return [pytest.param(int(k), OVERLAYS[k].version, id=f"{APIS[k].name}-v{OVERLAYS[k].version}-KIP-201")
             for k in sorted(OVERLAYS)]
 
 
@@ -74,14 +77,16 @@ def test_k1_validate_only_delete_changes_nothing_and_answers_as_the_real_delete(
 
     def validate_then_delete(value):
         name = check.topic("k1")
-        if api_key == 20:
+        if api_key == ApiKey.DeleteTopics:
             admin.create_topic(name)
-            body = lambda only: {"topics": [{"name": name, "topic_id": None}],  # noqa: E731
-                                 "timeout_ms": 10_000, "validate_only": only}
-            dry = {r["name"]: r["error_code"] for r in _send(check, admin.client, 20, body(True))["responses"]}
-            expect(admin.topic(name).error_code == 0,
+
+            def delete(only):
+                body = {**build.delete_topics(version, [name], timeout_ms=10_000), "validate_only": only}
+                return {r["name"]: r["error_code"] for r in items(api_key, _send(check, admin.client, api_key, body))}
+            dry = delete(True)
+            expect(admin.topic(name).error_code == Errors.NONE,
                    f"validate_only DeleteTopics v{version} deleted {name} (answered {dry.get(name)})")
-            real = {r["name"]: r["error_code"] for r in _send(check, admin.client, 20, body(False))["responses"]}
+            real = delete(False)
             expect(dry.get(name) == real.get(name),
                    f"validate_only answered {dry.get(name)}, the real delete {real.get(name)}")
         else:
@@ -89,14 +94,17 @@ def test_k1_validate_only_delete_changes_nothing_and_answers_as_the_real_delete(
             admin.create_topic(name)
             if records:
                 admin.produce(name, 0, records)
-            before = admin.offset(name, 0, EARLIEST)
-            body = lambda only: {"topics": [{"name": name, "partitions": [  # noqa: E731
-                {"partition_index": 0, "offset": offset}]}], "timeout_ms": 10_000, "validate_only": only}
-            dry = _send(check, admin.client, 21, body(True))["topics"][0]["partitions"][0]["error_code"]
-            after = admin.offset(name, 0, EARLIEST)
+            before = admin.offset(name, 0, OffsetSpec.EARLIEST)
+
+            def delete(only):
+                body = {**build.delete_records(version, [(name, [(0, offset)])], timeout_ms=10_000),
+                        "validate_only": only}
+                return results(api_key, _send(check, admin.client, api_key, body))[0]["error_code"]
+            dry = delete(True)
+            after = admin.offset(name, 0, OffsetSpec.EARLIEST)
             expect(after == before, f"validate_only DeleteRecords v{version} moved the log start offset "
                                     f"{before} -> {after} (answered {dry})")
-            real = _send(check, admin.client, 21, body(False))["topics"][0]["partitions"][0]["error_code"]
+            real = delete(False)
             expect(dry == real, f"validate_only answered {dry}, the real DeleteRecords {real}")
 
     check.given(st.tuples(st.integers(0, 5), st.sampled_from([-1, 0, 1, 3, 1 << 40])), validate_then_delete)
@@ -111,16 +119,13 @@ def test_k1_delete_errors_carry_a_message_at_the_kip201_version(check, api_key, 
 
     def explained(validate_only):
         name = check.topic("k1-unknown")
-        if api_key == 20:
-            resp = _send(check, admin.client, 20, {"topics": [{"name": name, "topic_id": None}],
-                                                   "timeout_ms": 10_000, "validate_only": validate_only})
-            items = resp["responses"]
+        if api_key == ApiKey.DeleteTopics:
+            body = build.delete_topics(version, [name], timeout_ms=10_000)
         else:
-            resp = _send(check, admin.client, 21, {"topics": [{"name": name, "partitions": [
-                {"partition_index": 0, "offset": 0}]}], "timeout_ms": 10_000, "validate_only": validate_only})
-            items = [p for t in resp["topics"] for p in t["partitions"]]
-        for item in items:
-            expect(item["error_code"] == 0 or item.get("error_message"),
+            body = build.delete_records(version, [(name, [(0, 0)])], timeout_ms=10_000)
+        resp = _send(check, admin.client, api_key, {**body, "validate_only": validate_only})
+        for item in results(api_key, resp):
+            expect(item["error_code"] == Errors.NONE or item.get("error_message"),
                    f"{APIS[api_key].name} v{version}: error {item['error_code']} without a message")
 
     check.given(st.booleans(), explained)

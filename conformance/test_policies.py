@@ -28,13 +28,16 @@ What released Kafka does (read in its code, checked on kafka:4.4.0):
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect
+from fixtures.waiting import VISIBLE_S, eventually
+from protocol import AlterConfigOp, ApiKey, Errors
+from protocol import requests as build
+from protocol.apis import SPECS, items
 
 from .apis import every_version
 from .reference import error_codes as ec
@@ -48,12 +51,11 @@ SOURCE = ("KIP-108 (CreateTopicPolicy), KIP-133 (AlterConfigPolicy), seed 001; a
           "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java createTopic "
           "(createTopicPolicy.validate -> POLICY_VIOLATION with the message), ConfigurationControlManager.java "
           "(alterConfigPolicy.validate)")
-APIS = (ec.CREATE_TOPICS, ec.ALTER_CONFIGS, ec.INCREMENTAL_ALTER_CONFIGS, ec.CREATE_PARTITIONS)
-SET = 0
+APIS = (ApiKey.CreateTopics, ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs, ApiKey.CreatePartitions)
 
 #: item kinds: ok, refused by the topic name (CreateTopics), refused by a config value
-KINDS = {ec.CREATE_TOPICS: ("ok", "name", "config"), ec.ALTER_CONFIGS: ("ok", "config"),
-         ec.INCREMENTAL_ALTER_CONFIGS: ("ok", "config")}
+KINDS = {ApiKey.CreateTopics: ("ok", "name", "config"), ApiKey.AlterConfigs: ("ok", "config"),
+         ApiKey.IncrementalAlterConfigs: ("ok", "config")}
 
 
 def policy_target(check):
@@ -89,7 +91,7 @@ def _batch(api_key, version):
     kinds = st.sampled_from(KINDS[api_key])
     return st.fixed_dictionaries({
         "items": st.lists(kinds, min_size=1, max_size=4),
-        "validate_only": st.booleans() if api_key != ec.CREATE_TOPICS or version >= 1 else st.just(False),
+        "validate_only": st.booleans() if api_key != ApiKey.CreateTopics or version >= 1 else st.just(False),
         "partitions": st.integers(1, 3),
     })
 
@@ -103,7 +105,7 @@ def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, ap
     check.require(api_key, version)
     check.require_mutations()
     target = policy_target(check)
-    if api_key == ec.CREATE_PARTITIONS:
+    if api_key == ApiKey.CreatePartitions:
         raise Unsupported("released Kafka applies no policy to CreatePartitions "
                           "(ReplicationControlManager.createPartitions; KIP-201 was never released)")
     admin = Admin(check)
@@ -111,32 +113,28 @@ def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, ap
     def judged(case):
         kinds, vo, partitions = case["items"], case["validate_only"], case["partitions"]
         names = [check.topic(NAME_MARKER if k == "name" else "a1") for k in kinds]
-        if api_key == ec.CREATE_TOPICS:
-            body = {"topics": [{"name": n, "num_partitions": partitions, "replication_factor": 1,
-                                "assignments": [],
-                                "configs": [{"name": REFUSED[0], "value": REFUSED[1] if k == "config"
-                                             else ACCEPTED_RETENTION}]}
-                               for n, k in zip(names, kinds)], "timeout_ms": 30000}
-            if version >= 1:
-                body["validate_only"] = vo
-            resp = admin.client.answered(api_key, version, body)
-            got = {t["name"]: (t["error_code"], t.get("error_message")) for t in resp["topics"]}
+        value = {"ok": ACCEPTED_RETENTION, "config": REFUSED[1]}
+        if api_key == ApiKey.CreateTopics:
+            topics = [build.topic(n, partitions, 1, configs=[(REFUSED[0], REFUSED[1] if k == "config"
+                                                              else ACCEPTED_RETENTION)])
+                      for n, k in zip(names, kinds)]
+            body = build.create_topics(version, topics, timeout_ms=30000, validate_only=vo)
         else:
             for n in names:
                 admin.create_topic(n)
-            value = {"ok": ACCEPTED_RETENTION, "config": REFUSED[1]}
-            if api_key == ec.ALTER_CONFIGS:
-                res = [{"resource_type": 2, "resource_name": n, "configs": [{"name": REFUSED[0], "value": value[k]}]}
-                       for n, k in zip(names, kinds)]
+            if api_key == ApiKey.AlterConfigs:
+                body = build.alter_configs(version, [(n, [(REFUSED[0], value[k])]) for n, k in zip(names, kinds)],
+                                           validate_only=vo)
             else:
-                res = [{"resource_type": 2, "resource_name": n, "configs": [
-                    {"name": REFUSED[0], "config_operation": SET, "value": value[k]}]} for n, k in zip(names, kinds)]
-            resp = admin.client.answered(api_key, version, {"resources": res, "validate_only": vo})
-            got = {r["resource_name"]: (r["error_code"], r.get("error_message")) for r in resp["responses"]}
+                body = build.incremental_alter_configs(
+                    version, [(n, [(REFUSED[0], AlterConfigOp.SET, value[k])]) for n, k in zip(names, kinds)],
+                    validate_only=vo)
+        resp = admin.client.answered(api_key, version, body)
+        got = {r[SPECS[api_key].item]: (r["error_code"], r.get("error_message")) for r in items(api_key, resp)}
         wrong = []
         for n, k in zip(names, kinds):
             code, message = got.get(n, (None, None))
-            want = 0 if k == "ok" else 44
+            want = Errors.NONE if k == "ok" else Errors.POLICY_VIOLATION
             if code != want:
                 wrong.append(f"{k} item {n}: answered {code} {ec.ERRORS.get(code, '')}, expected {want} "
                              f"{ec.ERRORS.get(want, '')}")
@@ -153,14 +151,13 @@ def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, ap
 
 def _no_change_unless_accepted(admin, api_key, names, kinds, validate_only, partitions):
     """Only accepted items of a real request change anything (every broker agrees)."""
-    deadline = time.monotonic() + 10
-    while True:
+    def differences() -> list[str]:
         wrong = []
         for n, k in zip(names, kinds):
             applied = k == "ok" and not validate_only
-            if api_key == ec.CREATE_TOPICS:
+            if api_key == ApiKey.CreateTopics:
                 states = [a.topic(n) for a in admin.everywhere()]
-                exists = [s.error_code == 0 for s in states]
+                exists = [s.error_code == Errors.NONE for s in states]
                 if any(exists) != applied or (applied and not all(exists)):
                     wrong.append(f"topic {n} ({k}) {'is missing' if applied else 'was created'}")
             else:
@@ -168,9 +165,9 @@ def _no_change_unless_accepted(admin, api_key, names, kinds, validate_only, part
                 value = (configs.get(REFUSED[0]) or {}).get("value")
                 if (value == ACCEPTED_RETENTION) != applied or value == REFUSED[1]:
                     wrong.append(f"{n} ({k}): {REFUSED[0]} is {value!r}")
-        if not wrong or time.monotonic() > deadline:
-            break
-        time.sleep(0.05)
+        return wrong
+
+    _, wrong = eventually(differences, lambda wrong: not wrong, within=VISIBLE_S)
     expect(not wrong, f"{'validate_only ' if validate_only else ''}state after the request: " + "; ".join(wrong))
 
 
@@ -185,7 +182,7 @@ def _policy_saw_the_request(target, api_key, names, kinds, partitions):
         configs = [e for e in mine if e["policy"] == "alter_config"]
         if not any(e["configs"].get(REFUSED[0]) == value for e in configs):
             wrong.append(f"{n}: the alter-config policy was not shown {REFUSED[0]}={value} ({configs})")
-        if api_key == ec.CREATE_TOPICS and k != "config":
+        if api_key == ApiKey.CreateTopics and k != "config":
             created = [e for e in mine if e["policy"] == "create_topic"]
             shown = {"partitions": partitions, "replication_factor": 1, "configs": {REFUSED[0]: value}}
             if not any({key: e.get(key) for key in shown} == shown for e in created):

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import pytest
 
-from protocol import codec
+from protocol import ApiKey, Errors, codec
 from fixtures.harness import Unsupported, Violation, expect
+from strategies import provoke as provoking
 from strategies.domain import admin_request
 
 from . import provoke
@@ -21,7 +22,6 @@ from .reference.known import known_error_codes
 from .wellformed import check_results_match, check_throttle, error_codes
 
 SCHEMAS = "apache/kafka clients/src/main/resources/common/message/*.json"
-UNSUPPORTED_VERSION = 35
 
 
 def _asked(check, api_key, version):
@@ -35,9 +35,9 @@ def _requests(check, api_key, version):
     """Requests over a topic that exists (and its colliding twin) as well as fresh names,
     so the APIs answer more than UNKNOWN_TOPIC_OR_PARTITION; on an external cluster
     without --allow-destructive no topic is created."""
-    existing = ([] if api_key == 18 or (check.broker.external and not check.session.allow_destructive)
+    existing = ([] if api_key == ApiKey.ApiVersions or (check.broker.external and not check.session.allow_destructive)
                 else provoke.existing_topics(check, api_key))
-    return provoke.requests(api_key, version, check.prefix, existing)
+    return provoking.requests(api_key, version, check.prefix, existing)
 
 
 @pytest.mark.prop("P1", source=f"catalogue P1; {SCHEMAS} (validVersions, removed versions included)")
@@ -91,23 +91,23 @@ def test_p3_version_above_the_advertised_max_is_refused(check, api_key, version)
 
 def _refused_above(client, api_key, body_version, above, high, body):
     ex = client.send_at_header_version(api_key, body_version, above, body)
-    if api_key == 18:
-        client.check.expect_field(["error_code"], [UNSUPPORTED_VERSION],
+    if api_key == ApiKey.ApiVersions:
+        client.check.expect_field(["error_code"], [Errors.UNSUPPORTED_VERSION],
                                   says=f"ApiVersions v{above} (above max {high}): a v0 body with 35 UNSUPPORTED_VERSION")
     else:
         client.check.expect_closed(says=f"{codec.APIS[api_key].name} v{above} (above max {high}): "
                                         "the connection closed")
-    if api_key == 18:
+    if api_key == ApiKey.ApiVersions:
         expect(ex.ok, f"ApiVersions v{above} (above max {high}): {ex.status} instead of an "
                       "UNSUPPORTED_VERSION answer")
         try:
-            _, resp = codec.decode_response(18, 0, ex.raw)
+            _, resp = codec.decode_response(ApiKey.ApiVersions, 0, ex.raw)
         except codec.CodecError as exc:
             raise Violation(f"ApiVersions v{above}: the answer is not a v0 body ({exc})") from None
-        expect(resp["error_code"] == UNSUPPORTED_VERSION,
+        expect(resp["error_code"] == Errors.UNSUPPORTED_VERSION,
                f"ApiVersions v{above}: error_code {resp['error_code']}, expected 35 UNSUPPORTED_VERSION")
         keys = {a["api_key"] for a in resp.get("api_keys") or []}
-        expect(18 in keys, f"ApiVersions v{above}: the v0 error body lists no ranges (api_keys {sorted(keys)})")
+        expect(ApiKey.ApiVersions in keys, f"ApiVersions v{above}: the v0 error body lists no ranges (api_keys {sorted(keys)})")
     else:
         expect(ex.status in ("closed",), f"{codec.APIS[api_key].name} v{above} (above max {high}): "
                                          f"expected the connection closed, got {ex.status}")
@@ -115,7 +115,7 @@ def _refused_above(client, api_key, body_version, above, high, body):
 
 @pytest.mark.prop("P3", source="catalogue P3; apache/kafka core/.../network/SocketServer.scala "
                                "(versions below the min, e.g. removed in Kafka 4, are refused)")
-@pytest.mark.parametrize("api_key,version", every_api(k for k in ADMIN_KEYS if k != 18))
+@pytest.mark.parametrize("api_key,version", every_api(k for k in ADMIN_KEYS if k != ApiKey.ApiVersions))
 def test_p3_version_below_the_advertised_min_is_refused(check, api_key, version):
     """A version below the broker's advertised min (a removed version) closes the connection."""
     low, high = check.require(api_key)

@@ -24,9 +24,10 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.harness import expect
+from protocol import ApiKey, Errors
 
 from .apis import every_version
-from .batches import (CREATE_TOPICS, RELATIONAL_KINDS, VALIDATE_ONLY_SINCE, World, asked,
+from .batches import (RELATIONAL_KINDS, VALIDATE_ONLY_SINCE, World, asked,
                       describe_item, entries_by_name, items_for, mixed_batches, observe, set_up,
                       settle, state_diff, verdicts)
 
@@ -94,7 +95,7 @@ def _expect_unchanged(check, names, before, at_before, at_after, describes) -> N
             check.expect_field(["topics", {"name": n}, "partitions", "partition_index"], count=before["topics"][n],
                                step=at_after, says=f"Metadata lists {n!r} with {before['topics'][n]} partitions, as before")
         else:
-            check.expect_field(["topics", {"name": n}, "error_code"], refused=[0], step=at_after,
+            check.expect_field(["topics", {"name": n}, "error_code"], refused=[Errors.NONE], step=at_after,
                                says=f"Metadata does not list {n!r} (it did not exist before)")
     for i in range(1, describes + 1):
         check.expect_same(["results", "configs"], at_before + i, step=at_after + i, sort=True,
@@ -108,14 +109,14 @@ def _expect_unchanged(check, names, before, at_before, at_after, describes) -> N
 def _shape(api_key, version, resp, names):
     """num_partitions / replication_factor of successful CreateTopics v5+ entries (the
     fields a validate_only answer fills like a real one; topic_id differs by design)."""
-    if api_key != CREATE_TOPICS or version < 5:
+    if api_key != ApiKey.CreateTopics or version < 5:
         return [None] * len(names)
     by = entries_by_name(api_key, resp)
     out = []
     for n in names:
         es = by.get(n, [])
         out.append((es[0].get("num_partitions"), es[0].get("replication_factor"))
-                   if len(es) == 1 and es[0]["error_code"] == 0 else None)
+                   if len(es) == 1 and es[0]["error_code"] == Errors.NONE else None)
     return out
 
 

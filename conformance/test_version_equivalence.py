@@ -33,15 +33,19 @@ One row per (API, version): the version compared with the newest; the newest its
 """
 from __future__ import annotations
 
-import time
-
 import pytest
 from hypothesis import strategies as st
 
-from fixtures.admin import EARLIEST, Admin
-from protocol.codec import APIS
+from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation, expect
+from fixtures.waiting import SETTLE_S, settled
+from protocol import ApiKey, Errors, OffsetSpec
+from protocol import requests as build
+from protocol.apis import items
+from protocol.codec import APIS
+from protocol.errors import error_name
 from strategies import domain as d
+from strategies.provoke import bad_ops
 
 from .apis import every_version
 from .batches import settle
@@ -52,7 +56,8 @@ SOURCE = ("catalogue P4; apache/kafka clients/src/main/resources/common/message/
           "(version notes); ControllerApis.scala / ReplicationControlManager.java / "
           "ConfigurationControlManager.java / ReplicaManager.scala (one path for all versions); "
           "conformance/reference/error_codes.py RULES (downgrade_of)")
-APIS_COMPARED = (19, 20, 21, 32, 33, 37, 44)
+APIS_COMPARED = (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
+                 ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
 UNOBSERVABLE = "unobservable"
 
 
@@ -98,15 +103,6 @@ def _describe(key) -> str:
 
 # -- observing state -------------------------------------------------------------------
 
-def _poll(fetch, done, seconds=5.0):
-    deadline = time.monotonic() + seconds
-    value = fetch()
-    while not done(value) and time.monotonic() < deadline:
-        time.sleep(0.05)
-        value = fetch()
-    return value
-
-
 def _observed(fn):
     """Run an observation; an API the broker cannot answer makes the state unobservable."""
     try:
@@ -121,18 +117,18 @@ def _topics(admin, names_by_key, expect_present=(), expect_absent=(), counts=Non
     def fetch():
         md = admin.metadata([names_by_key[k] for k in keys])
         return {k: (md[names_by_key[k]].partitions if names_by_key[k] in md
-                    and md[names_by_key[k]].error_code == 0 else None) for k in keys}
+                    and md[names_by_key[k]].error_code == Errors.NONE else None) for k in keys}
 
     def done(state):
         return (all(state[k] is not None for k in expect_present)
                 and all(state[k] is None for k in expect_absent)
                 and all(state[k] == n for k, n in (counts or {}).items()))
-    return _poll(fetch, done)
+    return settled(fetch, done, within=SETTLE_S)
 
 
 def _config_values(admin, name, keys) -> dict:
     err, configs = admin.describe_configs(name)
-    expect(err == 0, f"DescribeConfigs {name}: error {err}")
+    expect(err == Errors.NONE, f"DescribeConfigs {name}: error {err}")
     return {k: configs[k]["value"] for k in sorted(keys) if k in configs}
 
 
@@ -151,7 +147,7 @@ def _targets(kinds):
 
 
 class CreateTopics:
-    key = 19
+    key = ApiKey.CreateTopics
 
     @staticmethod
     def scenarios(lo):
@@ -171,22 +167,19 @@ class CreateTopics:
 
     @staticmethod
     def body(v, sc, names):
-        body = {"topics": [{"name": _target(names, it, i), "num_partitions": it["partitions"],
-                            "replication_factor": it["replication_factor"], "assignments": [],
-                            "configs": [{"name": k, "value": val} for k, val in it["configs"]]}
-                           for i, it in enumerate(sc["items"])], "timeout_ms": TIMEOUT_MS}
-        if v >= 1:
-            body["validate_only"] = sc["validate_only"]
-        return body
+        return build.create_topics(v, [build.topic(_target(names, it, i), it["partitions"], it["replication_factor"],
+                                                   configs=it["configs"])
+                                       for i, it in enumerate(sc["items"])],
+                                   timeout_ms=TIMEOUT_MS, validate_only=sc["validate_only"])
 
     @staticmethod
     def outcome(resp, names):
-        return {names.key(t["name"]): t["error_code"] for t in resp.get("topics") or []}
+        return {names.key(t["name"]): t["error_code"] for t in items(ApiKey.CreateTopics, resp)}
 
     @staticmethod
     def state(admin, sc, names, outcome):
         by_key = {names.key(_target(names, it, i)): _target(names, it, i) for i, it in enumerate(sc["items"])}
-        created = [k for k, c in outcome.items() if c == 0 and k in by_key and not sc["validate_only"]]
+        created = [k for k, c in outcome.items() if c == Errors.NONE and k in by_key and not sc["validate_only"]]
         topics = _observed(lambda: _topics(admin, by_key, expect_present=created))
         state = {"topics": topics}
         wanted = {}
@@ -201,7 +194,7 @@ class CreateTopics:
 
 
 class DeleteTopics:
-    key = 20
+    key = ApiKey.DeleteTopics
 
     @staticmethod
     def scenarios(lo):
@@ -220,24 +213,22 @@ class DeleteTopics:
 
     @staticmethod
     def body(v, sc, names):
-        topics = [_target(names, it, i) for i, it in enumerate(sc["items"])]
-        if v >= 6:
-            return {"topics": [{"name": n, "topic_id": None} for n in topics], "timeout_ms": TIMEOUT_MS}
-        return {"topic_names": topics, "timeout_ms": TIMEOUT_MS}
+        return build.delete_topics(v, [_target(names, it, i) for i, it in enumerate(sc["items"])],
+                                   timeout_ms=TIMEOUT_MS)
 
     @staticmethod
     def outcome(resp, names):
-        return {names.key(r.get("name")): r["error_code"] for r in resp.get("responses") or []}
+        return {names.key(r.get("name")): r["error_code"] for r in items(ApiKey.DeleteTopics, resp)}
 
     @classmethod
     def state(cls, admin, sc, names, outcome):
         by_key = {("existing", j): names(("existing", j)) for j in cls._existing(sc)}
-        gone = [k for k in by_key if outcome.get(k) == 0]
+        gone = [k for k in by_key if outcome.get(k) == Errors.NONE]
         return {"topics": _observed(lambda: _topics(admin, by_key, expect_absent=gone))}
 
 
 class CreatePartitions:
-    key = 37
+    key = ApiKey.CreatePartitions
 
     @staticmethod
     def scenarios(lo):
@@ -260,13 +251,13 @@ class CreatePartitions:
 
     @classmethod
     def body(cls, v, sc, names):
-        return {"topics": [{"name": _target(names, it, i), "count": cls._count(sc, it), "assignments": None}
-                           for i, it in enumerate(sc["items"])],
-                "timeout_ms": TIMEOUT_MS, "validate_only": sc["validate_only"]}
+        return build.create_partitions(v, [(_target(names, it, i), cls._count(sc, it))
+                                           for i, it in enumerate(sc["items"])],
+                                       timeout_ms=TIMEOUT_MS, validate_only=sc["validate_only"])
 
     @staticmethod
     def outcome(resp, names):
-        return {names.key(r["name"]): r["error_code"] for r in resp.get("results") or []}
+        return {names.key(r["name"]): r["error_code"] for r in items(ApiKey.CreatePartitions, resp)}
 
     @classmethod
     def state(cls, admin, sc, names, outcome):
@@ -274,7 +265,7 @@ class CreatePartitions:
         counts = {}
         for i, it in enumerate(sc["items"]):
             k = names.key(_target(names, it, i))
-            if k in by_key and outcome.get(k) == 0 and not sc["validate_only"]:
+            if k in by_key and outcome.get(k) == Errors.NONE and not sc["validate_only"]:
                 counts[k] = cls._count(sc, it)
         return {"partitions": _observed(lambda: _topics(admin, by_key, counts=counts))}
 
@@ -289,14 +280,15 @@ def _config_targets():
 
 class _Configs:
     """Shared by the config APIs: one existing topic with initial configs."""
+    key: ApiKey
 
     @staticmethod
     def setup(admin, sc, names):
         admin.create_topic(names(("existing", 0)), configs=dict(sc["initial"]) or None)
 
-    @staticmethod
-    def outcome(resp, names):
-        return {names.key(r["resource_name"]): r["error_code"] for r in resp.get("responses") or []}
+    @classmethod
+    def outcome(cls, resp, names):
+        return {names.key(r["resource_name"]): r["error_code"] for r in items(cls.key, resp)}
 
     @classmethod
     def state(cls, admin, sc, names, outcome):
@@ -307,13 +299,12 @@ class _Configs:
 
 
 class IncrementalAlterConfigs(_Configs):
-    key = 44
+    key = ApiKey.IncrementalAlterConfigs
 
     @staticmethod
     def scenarios(lo):
-        from .provoke import _bad_ops
         ops = st.one_of(st.lists(d._incremental_op(), min_size=1, max_size=3, unique_by=lambda c: c["name"]),
-                        _bad_ops())
+                        bad_ops())
         res = st.fixed_dictionaries({"target": _config_targets(), "ops": ops})
         return st.fixed_dictionaries({"initial": _initial_configs(), "validate_only": st.booleans(),
                                       "resources": st.lists(res, min_size=1, max_size=2,
@@ -325,14 +316,13 @@ class IncrementalAlterConfigs(_Configs):
 
     @staticmethod
     def body(v, sc, names):
-        return {"resources": [{"resource_type": d.TOPIC, "resource_name": _target(names, r, i),
-                               "configs": [dict(op) for op in r["ops"]]}
-                              for i, r in enumerate(sc["resources"])],
-                "validate_only": sc["validate_only"]}
+        return build.incremental_alter_configs(
+            v, [(_target(names, r, i), [(op["name"], op["config_operation"], op["value"]) for op in r["ops"]])
+                for i, r in enumerate(sc["resources"])], validate_only=sc["validate_only"])
 
 
 class AlterConfigs(_Configs):
-    key = 33
+    key = ApiKey.AlterConfigs
 
     @staticmethod
     def scenarios(lo):
@@ -348,14 +338,12 @@ class AlterConfigs(_Configs):
 
     @staticmethod
     def body(v, sc, names):
-        return {"resources": [{"resource_type": d.TOPIC, "resource_name": _target(names, r, i),
-                               "configs": [{"name": k, "value": val} for k, val in r["configs"]]}
-                              for i, r in enumerate(sc["resources"])],
-                "validate_only": sc["validate_only"]}
+        return build.alter_configs(v, [(_target(names, r, i), r["configs"]) for i, r in enumerate(sc["resources"])],
+                                   validate_only=sc["validate_only"])
 
 
 class DescribeConfigs(_Configs):
-    key = 32
+    key = ApiKey.DescribeConfigs
 
     @staticmethod
     def scenarios(lo):
@@ -368,13 +356,7 @@ class DescribeConfigs(_Configs):
 
     @staticmethod
     def body(v, sc, names):
-        body = {"resources": [{"resource_type": d.TOPIC, "resource_name": _target(names, r, i),
-                               "configuration_keys": r["keys"]} for i, r in enumerate(sc["resources"])]}
-        if v >= 1:
-            body["include_synonyms"] = False
-        if v >= 3:
-            body["include_documentation"] = False
-        return body
+        return build.describe_configs(v, [(_target(names, r, i), r["keys"]) for i, r in enumerate(sc["resources"])])
 
     @staticmethod
     def outcome(resp, names):
@@ -382,7 +364,7 @@ class DescribeConfigs(_Configs):
         # config_type and documentation do not)
         return {names.key(r["resource_name"]): (r["error_code"], tuple(sorted(
                     (c["name"], c["value"], c["read_only"], c["is_sensitive"]) for c in r.get("configs") or [])))
-                for r in resp.get("results") or []}
+                for r in items(ApiKey.DescribeConfigs, resp)}
 
     @staticmethod
     def state(admin, sc, names, outcome):
@@ -390,7 +372,7 @@ class DescribeConfigs(_Configs):
 
 
 class DeleteRecords:
-    key = 21
+    key = ApiKey.DeleteRecords
 
     @staticmethod
     def scenarios(lo):
@@ -414,21 +396,20 @@ class DeleteRecords:
     def body(v, sc, names):
         topics: dict[str, list] = {}
         for i, it in enumerate(sc["items"]):
-            topics.setdefault(_target(names, it, i), []).append(
-                {"partition_index": it["partition"], "offset": it["offset"]})
-        return {"topics": [{"name": n, "partitions": ps} for n, ps in topics.items()], "timeout_ms": TIMEOUT_MS}
+            topics.setdefault(_target(names, it, i), []).append((it["partition"], it["offset"]))
+        return build.delete_records(v, topics.items(), timeout_ms=TIMEOUT_MS)
 
     @staticmethod
     def outcome(resp, names):
         return {(names.key(t["name"]), p["partition_index"]):
-                (p["error_code"], p["low_watermark"] if p["error_code"] == 0 else None)
-                for t in resp.get("topics") or [] for p in t.get("partitions") or []}
+                (p["error_code"], p["low_watermark"] if p["error_code"] == Errors.NONE else None)
+                for t in items(ApiKey.DeleteRecords, resp) for p in t.get("partitions") or []}
 
     @staticmethod
     def state(admin, sc, names, outcome):
         name = names(("existing", 0))
         return {"log start offsets": _observed(
-            lambda: [admin.offset(name, p, EARLIEST) for p in range(len(sc["records"]))])}
+            lambda: [admin.offset(name, p, OffsetSpec.EARLIEST) for p in range(len(sc["records"]))])}
 
 
 SPECS = {c.key: c for c in (CreateTopics, DeleteTopics, CreatePartitions, IncrementalAlterConfigs,
@@ -451,7 +432,7 @@ def _same(api_key, old_v, old, new) -> bool:
 
 def _show(value):
     code = _code(value)
-    text = f"{ec.error_name(code)} ({code})" if isinstance(code, int) else repr(code)
+    text = f"{error_name(code)} ({code})" if isinstance(code, int) else repr(code)
     if isinstance(value, tuple) and len(value) == 2 and value[1] is not None and not isinstance(value[1], tuple):
         text += f", low watermark {value[1]}"
     elif isinstance(value, tuple) and len(value) == 2 and isinstance(value[1], tuple):
@@ -510,7 +491,7 @@ def _barrier(admin, api):
     but in log order). Not for DescribeConfigs, which writes nothing (and may be checked
     on an external cluster without --allow-destructive); a broker that cannot create the
     barrier topic is observed as it is."""
-    if api.key == ec.DESCRIBE_CONFIGS:
+    if api.key == ApiKey.DescribeConfigs:
         return
     try:
         settle(admin, set())
@@ -527,7 +508,7 @@ def test_p4_a_request_has_the_same_outcome_and_end_state_at_every_version(check,
     newest = min(hi, APIS[api_key].max_version)
     # the newest version (the others' reference) is compared with itself: the same logical
     # request sent twice at it has the same outcome and end state
-    if api_key != 32:
+    if api_key != ApiKey.DescribeConfigs:
         check.require_mutations()
     api = SPECS[api_key]
     notes: set[str] = set()

@@ -24,16 +24,20 @@ import time
 import pytest
 from hypothesis import strategies as st
 
-from fixtures.admin import ZERO_UUID, Admin
+from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect
+from protocol import ApiKey, Errors
+from protocol import requests as build
+from protocol.apis import items
 
 from .apis import every_version
 from .reference import error_codes as ec
 
 CAPIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
 QUOTA_CLIENT_ID = "kac-quota"
-TOPIC_DELETION_DISABLED, INVALID_REQUEST, THROTTLING = 73, 42, 89
-STRICT_SINCE = {ec.CREATE_TOPICS: 6, ec.DELETE_TOPICS: 5, ec.CREATE_PARTITIONS: 3}
+#: KIP-599: the first version of each API that answers THROTTLING_QUOTA_EXCEEDED (strict quota):
+#: CreateTopics 6, DeleteTopics 5, CreatePartitions 3 (reference/error_codes.py RULES)
+STRICT_SINCE = {r.api_key: r.since_version for r in ec.RULES if r.error_code == Errors.THROTTLING_QUOTA_EXCEEDED}
 #: one-partition strict CreateTopics requests sent to empty the bucket, at most
 DRAIN_TRIES = 60
 
@@ -44,17 +48,10 @@ def _profile(check, name: str) -> None:
                           "(no other target can be configured so)")
 
 
-def _delete_body(version: int, names: list[str]) -> dict:
-    if version >= 6:
-        return {"topics": [{"name": n, "topic_id": ZERO_UUID} for n in names],
-                "timeout_ms": 30000}
-    return {"topic_names": names, "timeout_ms": 30000}
-
-
 @pytest.mark.prop("P5", source=f"{CAPIS} deleteTopics (delete.topic.enable=false: InvalidRequestException below v3, "
                                "TopicDeletionDisabledException from v3); DeleteTopicsResponse.json 'Starting in "
                                "version 3, a TOPIC_DELETION_DISABLED error code may be returned'")
-@pytest.mark.parametrize("api_key,version", every_version((ec.DELETE_TOPICS,)))
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DeleteTopics,)))
 def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below(check, api_key, version):
     """Every requested topic answers TOPIC_DELETION_DISABLED (v3+) or INVALID_REQUEST (below
     v3) and still exists afterwards on every broker."""
@@ -62,35 +59,30 @@ def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below
     check.require_mutations()
     _profile(check, "nodelete")
     admin = Admin(check)
-    want = TOPIC_DELETION_DISABLED if version >= 3 else INVALID_REQUEST
+    want = Errors.TOPIC_DELETION_DISABLED if version >= 3 else Errors.INVALID_REQUEST
 
     def refused(n):
         names = [check.topic("p5-nodelete") for _ in range(n)]
         for name in names:
             admin.create_topic(name)
-        resp = admin.client.answered(api_key, version, _delete_body(version, names))
-        got = {r.get("name"): r["error_code"] for r in resp.get("responses") or []}
+        resp = admin.client.answered(api_key, version, build.delete_topics(version, names, timeout_ms=30000))
+        got = {r.get("name"): r["error_code"] for r in items(api_key, resp)}
         wrong = [f"{n}: {got.get(n)} {ec.ERRORS.get(got.get(n), 'no entry')}" for n in names if got.get(n) != want]
         expect(not wrong, f"DeleteTopics v{version} with deletion disabled: {'; '.join(wrong)}; Kafka answers "
-                          f"{want} {ec.ERRORS[want]} at this version")
+                          f"{want} {want.name} at this version")
         time.sleep(0.2)
-        gone = [n for n in names for a in admin.everywhere() if a.topic(n).error_code != 0]
+        gone = [n for n in names for a in admin.everywhere() if a.topic(n).error_code != Errors.NONE]
         expect(not gone, f"DeleteTopics v{version} answered {want} but {sorted(set(gone))} were deleted")
 
     check.given(st.integers(1, 3), refused)
 
 
-def _quota_request(api_key, version, names, partitions):
-    if api_key == ec.CREATE_TOPICS:
-        body = {"topics": [{"name": n, "num_partitions": partitions, "replication_factor": 1, "assignments": [],
-                            "configs": []} for n in names], "timeout_ms": 30000}
-        if version >= 1:
-            body["validate_only"] = False
-        return body, "topics"
-    if api_key == ec.CREATE_PARTITIONS:
-        return ({"topics": [{"name": n, "count": 1 + partitions, "assignments": None} for n in names],
-                 "timeout_ms": 30000, "validate_only": False}, "results")
-    return _delete_body(version, names), "responses"
+def _quota_request(api_key, version, names, partitions) -> dict:
+    if api_key == ApiKey.CreateTopics:
+        return build.create_topics(version, [build.topic(n, partitions, 1) for n in names], timeout_ms=30000)
+    if api_key == ApiKey.CreatePartitions:
+        return build.create_partitions(version, [(n, 1 + partitions) for n in names], timeout_ms=30000)
+    return build.delete_topics(version, names, timeout_ms=30000)
 
 
 @pytest.mark.prop("P5", source="KIP-599; " + CAPIS + " createTopics / deleteTopics / createPartitions "
@@ -110,40 +102,40 @@ def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_t
     # time it reports (KIP-219), so the drained one cannot carry the request under test
     drainer, quota = check.client(client_id=QUOTA_CLIENT_ID), check.client(client_id=QUOTA_CLIENT_ID)
     strict = version >= STRICT_SINCE[api_key]
-    v = admin.version(ec.CREATE_TOPICS)
-    if v < STRICT_SINCE[ec.CREATE_TOPICS]:
+    v = admin.version(ApiKey.CreateTopics)
+    if v < STRICT_SINCE[ApiKey.CreateTopics]:
         raise Unsupported(f"emptying the quota needs CreateTopics v6+ (THROTTLING_QUOTA_EXCEEDED); broker has v{v}")
 
     def drain() -> int:
         """One-partition strict CreateTopics until one answers 89: the bucket is then below
         zero by at most one partition. Returns the throttle it reported."""
         for _ in range(DRAIN_TRIES):
-            body, _ = _quota_request(ec.CREATE_TOPICS, v, [check.topic("p5-drain")], 1)
-            resp = drainer.answered(ec.CREATE_TOPICS, v, body)
-            if any(t["error_code"] == THROTTLING for t in resp["topics"]):
+            body = _quota_request(ApiKey.CreateTopics, v, [check.topic("p5-drain")], 1)
+            resp = drainer.answered(ApiKey.CreateTopics, v, body)
+            if any(t["error_code"] == Errors.THROTTLING_QUOTA_EXCEEDED for t in resp["topics"]):
                 return resp.get("throttle_time_ms", 0)
         raise Unsupported(f"{DRAIN_TRIES} topics created without THROTTLING_QUOTA_EXCEEDED: the quota is not enforced")
 
     def over_quota(n):
         names = [check.topic("p5-quota") for _ in range(n)]
-        if api_key != ec.CREATE_TOPICS:
+        if api_key != ApiKey.CreateTopics:
             for name in names:
                 admin.create_topic(name)
         waited = drain()
-        body, key = _quota_request(api_key, version, names, 2)
+        body = _quota_request(api_key, version, names, 2)
         resp = quota.answered(api_key, version, body)
         time.sleep(max(waited, resp.get("throttle_time_ms", 0)) / 1000)   # both connections unmuted again
-        got = {r.get("name"): r["error_code"] for r in resp.get(key) or []}
+        got = {r.get("name"): r["error_code"] for r in items(api_key, resp)}
         throttle = resp.get("throttle_time_ms", 0)
         if strict:
-            wrong = [f"{n}: {got.get(n)}" for n in names if got.get(n) != THROTTLING]
+            wrong = [f"{n}: {got.get(n)}" for n in names if got.get(n) != Errors.THROTTLING_QUOTA_EXCEEDED]
             expect(not wrong, f"v{version} over the quota: {'; '.join(wrong)}; Kafka answers 89 "
                               f"THROTTLING_QUOTA_EXCEEDED from v{STRICT_SINCE[api_key]} (strict quota)")
         else:
-            leaked = [n for n in names if got.get(n) == THROTTLING]
+            leaked = [n for n in names if got.get(n) == Errors.THROTTLING_QUOTA_EXCEEDED]
             expect(not leaked, f"v{version} got THROTTLING_QUOTA_EXCEEDED for {leaked}: the code is "
                                f"v{STRICT_SINCE[api_key]}+ only; older versions are admitted and throttled")
-            wrong = [f"{n}: {got.get(n)}" for n in names if got.get(n) != 0]
+            wrong = [f"{n}: {got.get(n)}" for n in names if got.get(n) != Errors.NONE]
             expect(not wrong, f"v{version} over the quota: {'; '.join(wrong)}; Kafka admits older versions")
             expect(throttle > 0, f"v{version} admitted a request over the quota with throttle_time_ms={throttle}; "
                                  "Kafka reports the throttle")

@@ -7,6 +7,11 @@ read those items from a request body and from a response body.
 from __future__ import annotations
 
 from fixtures.harness import expect
+from protocol import SPECS, ApiKey
+from protocol.apis import items
+
+
+CONFIG_APIS = frozenset({ApiKey.DescribeConfigs, ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs})
 
 
 def _topic_key(t: dict):
@@ -14,20 +19,18 @@ def _topic_key(t: dict):
 
 
 def _request_items(api_key: int, body: dict):
-    if api_key == 19:
+    if api_key in (ApiKey.CreateTopics, ApiKey.CreatePartitions):
         return [t["name"] for t in body.get("topics") or []]
-    if api_key == 20:
+    if api_key == ApiKey.DeleteTopics:
         if body.get("topics") is not None and "topic_names" not in body:
             return [_topic_key(t) for t in body["topics"]]
         return list(body.get("topic_names") or [])
-    if api_key == 21:
+    if api_key == ApiKey.DeleteRecords:
         return [(t["name"], p["partition_index"]) for t in body.get("topics") or []
                 for p in t.get("partitions") or []]
-    if api_key in (32, 33, 44):
+    if api_key in CONFIG_APIS:
         return [(r["resource_type"], r["resource_name"]) for r in body.get("resources") or []]
-    if api_key == 37:
-        return [t["name"] for t in body.get("topics") or []]
-    if api_key == 3:
+    if api_key == ApiKey.Metadata:
         topics = body.get("topics")
         if topics is None:
             return None          # all topics: nothing to match
@@ -36,21 +39,19 @@ def _request_items(api_key: int, body: dict):
 
 
 def _response_items(api_key: int, resp: dict):
-    if api_key == 19:
-        return [t["name"] for t in resp.get("topics") or []]
-    if api_key == 20:
-        return [_topic_key(t) for t in resp.get("responses") or []]
-    if api_key == 21:
-        return [(t["name"], p["partition_index"]) for t in resp.get("topics") or []
-                for p in t.get("partitions") or []]
-    if api_key == 32:
-        return [(r["resource_type"], r["resource_name"]) for r in resp.get("results") or []]
-    if api_key in (33, 44):
-        return [(r["resource_type"], r["resource_name"]) for r in resp.get("responses") or []]
-    if api_key == 37:
-        return [t["name"] for t in resp.get("results") or []]
-    if api_key == 3:
-        return [t.get("name") for t in resp.get("topics") or []]
+    if api_key not in SPECS:
+        return None
+    entries = items(api_key, resp)      # where this API lists its results (protocol.apis.SPECS)
+    if api_key in (ApiKey.CreateTopics, ApiKey.CreatePartitions):
+        return [t["name"] for t in entries]
+    if api_key == ApiKey.DeleteTopics:
+        return [_topic_key(t) for t in entries]
+    if api_key == ApiKey.DeleteRecords:
+        return [(t["name"], p["partition_index"]) for t in entries for p in t.get("partitions") or []]
+    if api_key in CONFIG_APIS:
+        return [(r["resource_type"], r["resource_name"]) for r in entries]
+    if api_key == ApiKey.Metadata:
+        return [t.get("name") for t in entries]
     return None
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 
+from protocol import ApiKey
 from protocol import codec as official
 
 SEED = "KIP-201 (seed 000: protocol part; seed 001: full diff), never released"
@@ -53,9 +54,9 @@ def _error_message(v):
 
 
 OVERLAYS: dict[int, Overlay] = {
-    20: Overlay(20, request_fields=(("", _validate_only),),
+    ApiKey.DeleteTopics: Overlay(ApiKey.DeleteTopics, request_fields=(("", _validate_only),),
                 note="DeleteTopics: KIP-201 adds validate_only (its error_message exists since v5)"),
-    21: Overlay(21, request_fields=(("", _validate_only),),
+    ApiKey.DeleteRecords: Overlay(ApiKey.DeleteRecords, request_fields=(("", _validate_only),),
                 response_fields=(("Topics.Partitions", _error_message),),
                 note="DeleteRecords: KIP-201 adds validate_only and a per-partition error_message"),
 }

@@ -13,29 +13,33 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from kafka.errors import kafka_errors
+from protocol import ApiKey, Errors
 
 from . import error_codes as ec
 
-ALL_KAFKA_CODES = frozenset(k for k in kafka_errors if k is not None) | {0}
+#: Every code Kafka defines (``Errors.java``).
+ALL_KAFKA_CODES = frozenset(int(e) for e in Errors)
 
 _CONTROLLER_APIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
 _API_VERSIONS_REQUEST = "apache/kafka clients/src/main/java/org/apache/kafka/common/requests/ApiVersionsRequest.java"
 
 #: ApiVersions (18): codes with their source.
 API_VERSIONS_CODES: dict[int, str] = {
-    0: f"{_CONTROLLER_APIS}: handleApiVersionsRequest -> apiVersionManager.apiVersionResponse",
-    35: f"{_CONTROLLER_APIS}: hasUnsupportedRequestVersion -> getErrorResponse(UNSUPPORTED_VERSION) (v0 body)",
-    42: f"{_CONTROLLER_APIS}: !apiVersionRequest.isValid -> getErrorResponse(INVALID_REQUEST); "
+    Errors.NONE: f"{_CONTROLLER_APIS}: handleApiVersionsRequest -> apiVersionManager.apiVersionResponse",
+    Errors.UNSUPPORTED_VERSION:
+        f"{_CONTROLLER_APIS}: hasUnsupportedRequestVersion -> getErrorResponse(UNSUPPORTED_VERSION) (v0 body)",
+    Errors.INVALID_REQUEST:
+        f"{_CONTROLLER_APIS}: !apiVersionRequest.isValid -> getErrorResponse(INVALID_REQUEST); "
         f"{_API_VERSIONS_REQUEST}: isValid (client software name/version pattern, v3+)",
-    -1: "apache/kafka core/src/main/scala/kafka/server/KafkaApis.scala: handle -> handleError (any API)",
+    Errors.UNKNOWN_SERVER_ERROR:
+        "apache/kafka core/src/main/scala/kafka/server/KafkaApis.scala: handle -> handleError (any API)",
 }
 
 
 @lru_cache(maxsize=None)
 def known_error_codes(api_key: int) -> frozenset[int]:
     """Codes ``api_key`` can return at any version of released Kafka."""
-    if api_key == ec.API_VERSIONS:
+    if api_key == ApiKey.ApiVersions:
         return frozenset(API_VERSIONS_CODES)
     if api_key not in ec.ANY_VERSION:
         return ALL_KAFKA_CODES
