@@ -27,10 +27,13 @@ HIGH_WATERMARK = -1
 INT32_MIN, INT32_MAX = INT32
 INT64_MAX = INT64[1]
 #: Kept for other modules (conformance/batches.py, provoke.py, test_version_equivalence.py,
-#: test_delete_topics.py import them from here): aliases of the protocol's enums and the
-#: reference's names, to be imported from there instead.
-TOPIC = ConfigResourceType.TOPIC
-SET, DELETE, APPEND, SUBTRACT = AlterConfigOp.SET, AlterConfigOp.DELETE, AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT
+#: test_delete_topics.py import them from here): the protocol's enum values and the
+#: reference's names, to be imported from protocol.apis / conformance.reference instead.
+#: Plain ints, not the enum members: batches.py prints drawn items with repr() into result
+#: messages, which must keep their text.
+TOPIC = int(ConfigResourceType.TOPIC)
+SET, DELETE, APPEND, SUBTRACT = (int(op) for op in (AlterConfigOp.SET, AlterConfigOp.DELETE,
+                                                     AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT))
 
 
 # -- topic names ---------------------------------------------------------------------------

@@ -86,7 +86,7 @@ def test_admin_requests_reach_every_version(api_key, version, data):
     assert codec.decode_request(frame[4:])[0]["api_version"] == version
     names = topic_names_in(api_key, body)
     assert all(n.startswith(PREFIX) and topic_names.name_error(n) is None for n in names)
-    assert len({domain.collision_key(n) for n in names}) == len(names)
+    assert len({topic_names.collision_key(n) for n in names}) == len(names)
 
 
 @pytest.mark.parametrize("version,present,absent", [
