@@ -20,29 +20,19 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
-from strategies.domain import LEGAL_CHARS, MAX_NAME_LENGTH
+from protocol.apis import ZERO_UUID, AlterConfigOp, ConfigSource
+from protocol.errors import Errors
 
-# Errors.java codes the predictions use
-NONE = 0
-OFFSET_OUT_OF_RANGE = 1
-UNKNOWN_TOPIC_OR_PARTITION = 3
-INVALID_TOPIC_EXCEPTION = 17
-TOPIC_ALREADY_EXISTS = 36
-INVALID_PARTITIONS = 37
-INVALID_REPLICATION_FACTOR = 38
-INVALID_CONFIG = 40
-INVALID_REQUEST = 42
-POLICY_VIOLATION = 44
-UNKNOWN_TOPIC_ID = 100
+from .reference import topic_config, topic_names
 
-# AlterConfigOp.OpType ids (IncrementalAlterConfigs)
-SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
-OPS = {"SET": SET, "DELETE": DELETE, "APPEND": APPEND, "SUBTRACT": SUBTRACT}
-TOPIC_CONFIG = 1          # DescribeConfigs config_source of a topic override (v1+)
-ZERO_UUID = uuid.UUID(int=0)
+#: Kept for conformance/stateful.py (``cm.NONE``, ``cm.OPS``, ``cm.ZERO_UUID``): aliases of
+#: the protocol's enums, to be replaced there by ``Errors.NONE`` / ``AlterConfigOp[name]``.
+NONE = Errors.NONE
+OPS = {op.name: op for op in AlterConfigOp}
 
 # -- the topic configs S1 uses -----------------------------------------------------------
-# LogConfig (storage/.../log/LogConfig.java): only values whose verdict is certain.
+# The rules are the reference's (conformance/reference/topic_config.py, LogConfig.java);
+# these are the values S1 draws, only ones whose verdict is certain on every release line.
 # Retention values are >= 1 hour and no segment settings are touched, so the broker's
 # own retention/cleaning never moves a log start offset during a run.
 VALID_VALUES: dict[str, tuple[str, ...]] = {
@@ -57,7 +47,8 @@ INVALID_VALUES: dict[str, tuple[str, ...]] = {
 }
 #: LIST-typed keys (APPEND/SUBTRACT apply); any other key, unknown ones included, answers
 #: INVALID_CONFIG to APPEND/SUBTRACT (ConfigurationControlManager.incrementalAlterConfigResource).
-LIST_KEYS = frozenset({"cleanup.policy"})
+LIST_KEYS = topic_config.LIST_KEYS
+#: cleanup.policy's elements (``ValidList.in``), in the order S1 draws them.
 POLICY_ELEMENTS = ("delete", "compact")
 #: No topic has this config: SET answers INVALID_CONFIG "Unknown topic config name".
 UNKNOWN_KEY = "conformance.no.such.config"
@@ -89,19 +80,20 @@ def split_list(value: str) -> list[str]:
 
 def valid_name(name: str) -> bool:
     """org.apache.kafka.common.internals.Topic.validate."""
-    return (0 < len(name) <= MAX_NAME_LENGTH and name not in (".", "..")
-            and not set(name) - set(LEGAL_CHARS))
+    return topic_names.is_legal(name)
 
 
 def unified(name: str) -> str:
     """Topic.unifyCollisionChars: '.' and '_' collide."""
-    return name.replace(".", "_")
+    return topic_names.collision_key(name)
 
 
 def value_verdict(key: str, value: Value | None) -> bool | None:
     """True valid, False rejected with INVALID_CONFIG, None not certain."""
-    if key not in VALID_VALUES:
+    if key not in topic_config.CONFIGS:
         return False                                  # LogConfig.validateNames
+    if key not in VALID_VALUES:
+        return None                                   # a real key S1 draws no values for
     if isinstance(value, Unknown):
         return True if value.contains else None       # non-empty list of known elements
     if value is None:
@@ -110,7 +102,7 @@ def value_verdict(key: str, value: Value | None) -> bool | None:
         parts = value.split(",")
         if value == "":
             return None                               # an emptied list: not pinned down
-        return all(p in POLICY_ELEMENTS for p in parts)
+        return all(p in topic_config.CONFIGS[key].values for p in parts)
     if value in VALID_VALUES[key]:
         return True
     if value in INVALID_VALUES[key]:
@@ -182,7 +174,7 @@ class Model:
             name = item["name"]
             if counts[name] > 1:
                 if name not in seen:
-                    out.append(_e(("name", name), INVALID_REQUEST, "duplicate name"))
+                    out.append(_e(("name", name), Errors.INVALID_REQUEST, "duplicate name"))
                     seen.add(name)
                 continue
             out.append(self._create_one(item, validate_only, version))
@@ -192,25 +184,25 @@ class Model:
         name, p, rf = item["name"], item["partitions"], item["rf"]
         key = ("name", name)
         if not valid_name(name):
-            return _e(key, INVALID_TOPIC_EXCEPTION, "invalid name")
+            return _e(key, Errors.INVALID_TOPIC_EXCEPTION, "invalid name")
         if self._collides(name):
-            return _e(key, INVALID_TOPIC_EXCEPTION, "collides with an existing topic ('.' vs '_')")
+            return _e(key, Errors.INVALID_TOPIC_EXCEPTION, "collides with an existing topic ('.' vs '_')")
         if name in self.topics:
-            return _e(key, TOPIC_ALREADY_EXISTS, "exists")
+            return _e(key, Errors.TOPIC_ALREADY_EXISTS, "exists")
         verdicts = [value_verdict(k, v) for k, v in item["configs"]]
         if any(v is False for v in verdicts):
-            return _e(key, INVALID_CONFIG, "bad config")
+            return _e(key, Errors.INVALID_CONFIG, "bad config")
         if rf == 0 or rf < -1:
-            return _e(key, INVALID_REPLICATION_FACTOR, "replication factor < 1")
+            return _e(key, Errors.INVALID_REPLICATION_FACTOR, "replication factor < 1")
         if p == 0 or p < -1:
-            return _e(key, INVALID_PARTITIONS, "partitions < 1")
+            return _e(key, Errors.INVALID_PARTITIONS, "partitions < 1")
         if rf > self.defaults.brokers:
-            return _e(key, INVALID_REPLICATION_FACTOR, f"replication factor > {self.defaults.brokers} broker(s)")
-        codes = {NONE}
+            return _e(key, Errors.INVALID_REPLICATION_FACTOR, f"replication factor > {self.defaults.brokers} broker(s)")
+        codes = {Errors.NONE}
         if rf == -1:
-            codes.add(INVALID_REPLICATION_FACTOR)   # default.replication.factor is broker config
+            codes.add(Errors.INVALID_REPLICATION_FACTOR)   # default.replication.factor is broker config
         if None in verdicts:
-            codes.add(INVALID_CONFIG)
+            codes.add(Errors.INVALID_CONFIG)
         why = "valid" + (" (validate_only)" if validate_only else "")
 
         def verify(entry):
@@ -248,11 +240,11 @@ class Model:
                     continue
                 seen.add(key)
                 if names[name] > 1:
-                    out.append(_e(key, INVALID_REQUEST, "duplicate name"))
+                    out.append(_e(key, Errors.INVALID_REQUEST, "duplicate name"))
                 elif name not in self.topics:
-                    out.append(_e(key, UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
+                    out.append(_e(key, Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
                 else:
-                    out.append(_e(key, NONE, "exists", self._remover(name)))
+                    out.append(_e(key, Errors.NONE, "exists", self._remover(name)))
             else:
                 tid = item["id"]
                 key = ("id", tid)
@@ -260,11 +252,11 @@ class Model:
                     continue
                 seen.add(key)
                 if ids[tid] > 1:
-                    out.append(_e(key, INVALID_REQUEST, "duplicate id"))
+                    out.append(_e(key, Errors.INVALID_REQUEST, "duplicate id"))
                 elif tid not in by_id:
-                    out.append(_e(key, UNKNOWN_TOPIC_ID, "no such topic id"))
+                    out.append(_e(key, Errors.UNKNOWN_TOPIC_ID, "no such topic id"))
                 else:
-                    out.append(_e(key, NONE, "exists", self._remover(by_id[tid])))
+                    out.append(_e(key, Errors.NONE, "exists", self._remover(by_id[tid])))
         return out
 
     def _remover(self, name):
@@ -285,16 +277,16 @@ class Model:
             seen.add(key)
             t = self.topics.get(name)
             if counts[name] > 1:
-                out.append(_e(key, INVALID_REQUEST, "duplicate name"))
+                out.append(_e(key, Errors.INVALID_REQUEST, "duplicate name"))
             elif t is None:
-                out.append(_e(key, UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
+                out.append(_e(key, Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
             elif t.partitions is None:
-                out.append(_e(key, {NONE, INVALID_PARTITIONS}, "partition count not known yet",
+                out.append(_e(key, {Errors.NONE, Errors.INVALID_PARTITIONS}, "partition count not known yet",
                               None if validate_only else (lambda e, t=t, c=count: t.set_partitions(c))))
             elif count <= t.partitions:
-                out.append(_e(key, INVALID_PARTITIONS, f"{count} is not more than {t.partitions}"))
+                out.append(_e(key, Errors.INVALID_PARTITIONS, f"{count} is not more than {t.partitions}"))
             else:
-                out.append(_e(key, NONE, f"{t.partitions} -> {count}" + (" (validate_only)" if validate_only else ""),
+                out.append(_e(key, Errors.NONE, f"{t.partitions} -> {count}" + (" (validate_only)" if validate_only else ""),
                               None if validate_only else (lambda e, t=t, c=count: t.set_partitions(c))))
         return out
 
@@ -317,12 +309,12 @@ class Model:
                 if op == "SET":
                     new[k] = v
                 elif op == "DELETE":
-                    if k not in VALID_VALUES:
+                    if k not in topic_config.CONFIGS:
                         uncertain = True          # DELETE of an unknown key: no-op by code reading
                     new.pop(k, None)
                 else:
                     if k not in LIST_KEYS:
-                        error = _e(key, INVALID_CONFIG, f"{op} on non-list key {k}")
+                        error = _e(key, Errors.INVALID_CONFIG, f"{op} on non-list key {k}")
                         break
                     new[k] = _list_op(new.get(k, Unknown()), op, split_list(v))
             if error:
@@ -333,14 +325,14 @@ class Model:
 
     def _altered(self, key, name, t, new, uncertain, validate_only) -> Expect:
         if not valid_name(name):
-            return _e(key, INVALID_TOPIC_EXCEPTION, "invalid name")
+            return _e(key, Errors.INVALID_TOPIC_EXCEPTION, "invalid name")
         verdicts = [value_verdict(k, v) for k, v in new.items()]
         if any(v is False for v in verdicts):
-            return _e(key, INVALID_CONFIG, "bad config")
-        base = NONE if t is not None else UNKNOWN_TOPIC_OR_PARTITION
+            return _e(key, Errors.INVALID_CONFIG, "bad config")
+        base = Errors.NONE if t is not None else Errors.UNKNOWN_TOPIC_OR_PARTITION
         codes = {base}
         if uncertain or None in verdicts:
-            codes.add(INVALID_CONFIG)
+            codes.add(Errors.INVALID_CONFIG)
         if t is None:
             return _e(key, codes, "no such topic")
 
@@ -371,12 +363,12 @@ class Model:
         for r in resources:
             name, key = r["name"], ("name", r["name"])
             if not valid_name(name):
-                out.append(_e(key, INVALID_TOPIC_EXCEPTION, "invalid name"))
+                out.append(_e(key, Errors.INVALID_TOPIC_EXCEPTION, "invalid name"))
             elif name not in self.topics:
-                out.append(_e(key, UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
+                out.append(_e(key, Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
             else:
                 t = self.topics[name]
-                out.append(_e(key, NONE, "exists",
+                out.append(_e(key, Errors.NONE, "exists",
                               lambda e, t=t: self.learn_configs(t, _entries(e)),
                               lambda e, t=t, r=r: self.config_problem(t, _entries(e), version, r["keys"])))
         return out
@@ -407,7 +399,7 @@ class Model:
                         return f"{k}={got.get('value')!r}, which should contain {sorted(want.contains)} and lack {sorted(want.lacks)}"
                 elif got.get("value") != want:
                     return f"{k}={got.get('value')!r}, the model has the override {want!r}"
-                if version >= 1 and got.get("config_source") != TOPIC_CONFIG:
+                if version >= 1 and got.get("config_source") != ConfigSource.TOPIC_CONFIG:
                     return f"{k} has config_source {got.get('config_source')}, an override is TOPIC_CONFIG (1)"
             elif k in d.configs:
                 value, source = d.configs[k]
@@ -437,19 +429,19 @@ class Model:
             for p, off in last.items():
                 key = ("partition", name, p)
                 if t is None or t.partitions is None or p >= t.partitions or p < 0:
-                    codes = {UNKNOWN_TOPIC_OR_PARTITION}
+                    codes = {Errors.UNKNOWN_TOPIC_OR_PARTITION}
                     if t is not None and t.partitions is None:
-                        codes.add(NONE)
+                        codes.add(Errors.NONE)
                     out.append(_e(key, codes, "no such partition"))
                     continue
                 deletes = self.policy_deletes(t)
                 normal = self._delete_records_one(t, name, p, off)
                 if deletes is False and name not in unsettled:
-                    out.append(_e(key, POLICY_VIOLATION, "cleanup.policy lacks delete"))
+                    out.append(_e(key, Errors.POLICY_VIOLATION, "cleanup.policy lacks delete"))
                 elif deletes is True and name not in unsettled:
                     out.append(normal)
                 else:
-                    out.append(_e(key, normal.allowed | {POLICY_VIOLATION}, normal.why + " (policy not known)",
+                    out.append(_e(key, normal.allowed | {Errors.POLICY_VIOLATION}, normal.why + " (policy not known)",
                                   normal.effect, normal.verify))
         return out
 
@@ -458,9 +450,9 @@ class Model:
         start, end = t.start[p], t.end[p]
         target = end if off == -1 else off
         if target < 0:
-            return _e(key, OFFSET_OUT_OF_RANGE, f"offset {off} is negative")
+            return _e(key, Errors.OFFSET_OUT_OF_RANGE, f"offset {off} is negative")
         if target > end:
-            return _e(key, OFFSET_OUT_OF_RANGE, f"offset {off} > high watermark {end}")
+            return _e(key, Errors.OFFSET_OUT_OF_RANGE, f"offset {off} > high watermark {end}")
         lw = max(start, target)
 
         def verify(entry):
@@ -472,7 +464,7 @@ class Model:
 
         def effect(entry):
             t.start[p] = lw
-        return _e(key, NONE, f"{start} -> {lw}", effect, verify)
+        return _e(key, Errors.NONE, f"{start} -> {lw}", effect, verify)
 
     def policy_deletes(self, t: Topic) -> bool | None:
         """Does the topic's cleanup.policy include delete? None: not known."""
@@ -498,12 +490,12 @@ class Model:
             key = ("name", name)
             t = self.topics.get(name)
             if t is not None:
-                out.append(_e(key, NONE, "exists", lambda e, t=t, v=version: self.learn_topic(t, e, v),
+                out.append(_e(key, Errors.NONE, "exists", lambda e, t=t, v=version: self.learn_topic(t, e, v),
                               lambda e, t=t, v=version: self.topic_problem(t, e, v)))
             elif not valid_name(name):
-                out.append(_e(key, INVALID_TOPIC_EXCEPTION, "invalid name"))
+                out.append(_e(key, Errors.INVALID_TOPIC_EXCEPTION, "invalid name"))
             else:
-                out.append(_e(key, UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
+                out.append(_e(key, Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
         return out
 
     def topic_problem(self, t: Topic, entry: dict, version: int) -> str | None:
@@ -558,11 +550,11 @@ def _malformed(key, twice: bool, keys: list[str], null_value: bool) -> Expect | 
     (ConfigAdminManager.preprocess): the resource twice in one request, a key twice, a null
     value where the operation needs one."""
     if twice:
-        return _e(key, INVALID_REQUEST, "resource given twice")
+        return _e(key, Errors.INVALID_REQUEST, "resource given twice")
     if len(set(keys)) < len(keys):
-        return _e(key, INVALID_REQUEST, "duplicate config key")
+        return _e(key, Errors.INVALID_REQUEST, "duplicate config key")
     if null_value:
-        return _e(key, INVALID_REQUEST, "null value")
+        return _e(key, Errors.INVALID_REQUEST, "null value")
     return None
 
 

@@ -14,7 +14,8 @@ follows (paths in apache/kafka):
   override map (keys it does not name are deleted).
 * ``ControllerConfigurationValidator.validate`` -> ``LogConfig.validate``
   (storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java): unknown names
-  and values the ConfigDef rejects answer INVALID_CONFIG.
+  and values the ConfigDef rejects answer INVALID_CONFIG. The ConfigDef rows (types, defaults,
+  bounds, allowed values, which keys are LIST) are ``conformance/reference/topic_config.py``'s.
 * ``ConfigHelper.describeConfigs`` / ``createTopicConfigEntry`` (core/.../server/ConfigHelper.scala):
   DescribeConfigs lists every topic config with its *parsed* value rendered by
   ``ConfigDef.convertToString`` (so "1" for a DOUBLE reads back as "1.0", "compact, delete"
@@ -30,72 +31,34 @@ import heapq
 import re
 from dataclasses import dataclass, field
 
-from .reference.releases import SEGMENT_BYTES_MIN, Rule
+from protocol.apis import AlterConfigOp, ConfigSource
+from protocol.errors import Errors
 
-# org/apache/kafka/clients/admin/AlterConfigOp.java, OpType ids
-SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
-OP_NAMES = {SET: "SET", DELETE: "DELETE", APPEND: "APPEND", SUBTRACT: "SUBTRACT"}
+from .reference.topic_config import CONFIGS, LIST_KEYS, value_range
 
-# org/apache/kafka/common/protocol/Errors.java
-NONE = 0
-UNKNOWN_TOPIC_OR_PARTITION = 3
-INVALID_CONFIG = 40
-INVALID_REQUEST = 42
-UNKNOWN_SERVER_ERROR = -1
-ERROR_NAMES = {NONE: "NONE", UNKNOWN_TOPIC_OR_PARTITION: "UNKNOWN_TOPIC_OR_PARTITION",
-               INVALID_CONFIG: "INVALID_CONFIG", INVALID_REQUEST: "INVALID_REQUEST",
-               UNKNOWN_SERVER_ERROR: "UNKNOWN_SERVER_ERROR"}
+#: The error codes :func:`error_text` names (others print as the number alone).
+_NAMED = (Errors.NONE, Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.INVALID_CONFIG, Errors.INVALID_REQUEST,
+          Errors.UNKNOWN_SERVER_ERROR)
 
-# DescribeConfigsResponse.json ConfigSource: TOPIC_CONFIG = 1 (v1+)
-TOPIC_CONFIG = 1
 
-INT32 = (-(1 << 31), (1 << 31) - 1)
-INT64 = (-(1 << 63), (1 << 63) - 1)
+def _kind(key: str) -> str:
+    """How a reference row is judged: its ConfigDef type, or "throttled" for a LIST whose
+    items follow ThrottledReplicaListValidator rather than ``ValidList.in``."""
+    return "throttled" if CONFIGS[key].item_pattern else CONFIGS[key].type
 
-#: LogConfig's ConfigDef for the keys the properties touch: name -> (type, rule).
-#: int/long: (min, max) of ``Range.atLeast``/``between`` (None = the type's bound);
-#: a bound that changed between release lines is a :class:`~.reference.releases.Rule`;
-#: double: (min, max); string/list: the allowed values (``ValidString.in``/``ValidList.in``);
-#: "throttled": QuotaConfig's ``ThrottledReplicaListValidator`` ("*" or partition:broker items).
-KEYS: dict[str, tuple[str, object]] = {
-    "cleanup.policy": ("list", frozenset({"compact", "delete"})),
-    "leader.replication.throttled.replicas": ("throttled", None),
-    "follower.replication.throttled.replicas": ("throttled", None),
-    "retention.ms": ("long", (-1, None)),
-    "retention.bytes": ("long", (None, None)),
-    "segment.bytes": ("int", (SEGMENT_BYTES_MIN, None)),   # 1 MiB since 4.1, 14 before (releases.py)
-    "segment.ms": ("long", (1, None)),
-    "max.message.bytes": ("int", (0, None)),
-    "min.insync.replicas": ("int", (1, None)),
-    "delete.retention.ms": ("long", (0, None)),
-    "file.delete.delay.ms": ("long", (0, None)),
-    "index.interval.bytes": ("int", (0, None)),
-    "min.cleanable.dirty.ratio": ("double", (0.0, 1.0)),
-    "compression.type": ("string", frozenset({"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"})),
-    "message.timestamp.type": ("string", frozenset({"CreateTime", "LogAppendTime"})),
-    "unclean.leader.election.enable": ("boolean", None),
-}
-
-#: ``KafkaConfigSchema.isSplittable``: only LIST-typed keys take APPEND/SUBTRACT.
-LIST_KEYS = frozenset(k for k, (t, _) in KEYS.items() if t in ("list", "throttled"))
 
 #: ``configSchema.getDefault(TOPIC, key)`` rendered by ``ConfigDef.convertToString``: what
 #: APPEND/SUBTRACT start from when the topic has no override (``getParts``). It is the
 #: ConfigDef default, not a broker-level override (ServerLogConfigs.LOG_CLEANUP_POLICY_DEFAULT
 #: = "delete"; QuotaConfig.*_REPLICATION_THROTTLED_REPLICAS_DEFAULT = "").
-CONFIGDEF_DEFAULTS = {
-    "cleanup.policy": "delete",
-    "leader.replication.throttled.replicas": "",
-    "follower.replication.throttled.replicas": "",
-}
+CONFIGDEF_DEFAULTS = {k: CONFIGS[k].default for k in sorted(LIST_KEYS)}
 
 #: Every key Kafka 4.x's DescribeConfigs lists for a topic with no overrides (LogConfig's
 #: non-internal names) among those the properties touch.
-ALWAYS_DESCRIBED = frozenset(KEYS)
+ALWAYS_DESCRIBED = frozenset(CONFIGS)
 
 _INTEGER = re.compile(r"[+-]?[0-9]+")
 _DECIMAL = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
-_REPLICA = re.compile(r"[0-9]+:[0-9]+")
 
 
 def list_parts(value: str) -> list[str]:
@@ -113,34 +76,30 @@ def stored_parts(value: str) -> list[str]:
 def valid_value(key: str, value: str) -> bool | None:
     """Does LogConfig accept ``value`` for ``key``? None when this model cannot tell (the
     properties only generate values it can)."""
-    if key not in KEYS:
+    if key not in CONFIGS:
         return False                                   # LogConfig.validateNames
-    kind, rule = KEYS[key]
+    c, kind = CONFIGS[key], _kind(key)
     s = value.strip()
     if kind in ("int", "long"):
         if not _INTEGER.fullmatch(s):
             return False
-        n = int(s)
-        lo_t, hi_t = INT32 if kind == "int" else INT64
-        if not lo_t <= n <= hi_t:
-            return False
-        lo, hi = (b.now() if isinstance(b, Rule) else b for b in rule)
-        return (lo is None or n >= lo) and (hi is None or n <= hi)
+        lo, hi = value_range(key)
+        return lo <= int(s) <= hi
     if kind == "double":
         if not _DECIMAL.fullmatch(s):
             return False if s.isalpha() and s.lower() not in ("nan", "infinity") else None
-        lo, hi = rule
+        lo, hi = value_range(key)
         return lo <= float(s) <= hi
     if kind == "boolean":
         return s.lower() in ("true", "false")
     if kind == "string":
-        return s in rule
+        return s in c.values
     parts = list_parts(value)
     if len(set(parts)) != len(parts):
         return None        # duplicates: accepted before KIP-1161's ValidList, refused after
     if kind == "list":
-        return all(p in rule for p in parts)
-    return parts == ["*"] or all(_REPLICA.fullmatch(p) for p in parts)   # throttled
+        return all(p in c.values for p in parts)
+    return parts == [c.wildcard] or all(re.fullmatch(c.item_pattern, p) for p in parts)   # throttled
 
 
 def normalise(key: str, value):
@@ -148,7 +107,7 @@ def normalise(key: str, value):
     value that does not parse as its type stays the raw string, so it compares unequal."""
     if value is None:
         return None
-    kind = KEYS.get(key, ("raw", None))[0]
+    kind = _kind(key) if key in CONFIGS else "raw"
     s = value.strip()
     try:
         if kind in ("int", "long") and _INTEGER.fullmatch(s):
@@ -192,16 +151,16 @@ class TopicConfigModel:
         new = dict(self.overrides)
         for name, op, value in ops:
             current = self.overrides.get(name)
-            if op == SET:
+            if op == AlterConfigOp.SET:
                 new[name] = value
-            elif op == DELETE:
+            elif op == AlterConfigOp.DELETE:
                 new.pop(name, None)
-            elif op in (APPEND, SUBTRACT):
+            elif op in (AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT):
                 if name not in LIST_KEYS:
-                    return INVALID_CONFIG, self          # "Can't APPEND to key k because its type is not LIST."
+                    return Errors.INVALID_CONFIG, self          # "Can't APPEND to key k because its type is not LIST."
                 parts = stored_parts(current if current is not None else CONFIGDEF_DEFAULTS[name])
                 for v in value.split(","):               # Java's String.split: we never send empty parts
-                    if op == APPEND:
+                    if op == AlterConfigOp.APPEND:
                         if v not in parts:
                             parts.append(v)
                     elif v in parts:
@@ -215,8 +174,8 @@ class TopicConfigModel:
                 if verdict is None:
                     raise ValueError(f"the model cannot tell whether {name}={new[name]!r} is valid")
                 if not verdict:
-                    return INVALID_CONFIG, self
-        return NONE, TopicConfigModel(self.defaults, new)
+                    return Errors.INVALID_CONFIG, self
+        return Errors.NONE, TopicConfigModel(self.defaults, new)
 
     # -- AlterConfigs --------------------------------------------------------------------
     def replace(self, configs: dict[str, str]) -> tuple[int, "TopicConfigModel"]:
@@ -226,14 +185,14 @@ class TopicConfigModel:
             if verdict is None:
                 raise ValueError(f"the model cannot tell whether {name}={value!r} is valid")
             if not verdict:
-                return INVALID_CONFIG, self
-        return NONE, TopicConfigModel(self.defaults, dict(configs))
+                return Errors.INVALID_CONFIG, self
+        return Errors.NONE, TopicConfigModel(self.defaults, dict(configs))
 
     # -- what DescribeConfigs must show ----------------------------------------------------
     def expected(self) -> dict[str, Described]:
         out = dict(self.defaults)
         for k, v in self.overrides.items():
-            out[k] = Described(v, TOPIC_CONFIG)
+            out[k] = Described(v, ConfigSource.TOPIC_CONFIG)
         return out
 
     def differences(self, seen: dict[str, Described], check_source: bool = True) -> list[str]:
@@ -252,9 +211,9 @@ class TopicConfigModel:
                 what = "override" if k in self.overrides else "default"
                 out.append(f"{k}={s.value!r}, model {what} {w.value!r}")
             if check_source and s.source is not None:
-                if k in self.overrides and s.source != TOPIC_CONFIG:
+                if k in self.overrides and s.source != ConfigSource.TOPIC_CONFIG:
                     out.append(f"{k}: config_source {s.source}, expected TOPIC_CONFIG (1) for an override")
-                elif k not in self.overrides and s.source == TOPIC_CONFIG:
+                elif k not in self.overrides and s.source == ConfigSource.TOPIC_CONFIG:
                     out.append(f"{k}: config_source TOPIC_CONFIG (1) but the topic has no override")
         return out
 
@@ -265,12 +224,20 @@ def defaults_omitted(fresh: dict[str, Described]) -> list[str]:
 
 
 def ops_text(ops) -> str:
-    return ", ".join(f"{OP_NAMES.get(op, f'OP{op}')} {k}" + ("" if op == DELETE else f"={v!r}")
+    return ", ".join(f"{_op_name(op)} {k}" + ("" if op == AlterConfigOp.DELETE else f"={v!r}")
                      for k, op, v in ops)
 
 
+def _op_name(op) -> str:
+    try:
+        return AlterConfigOp(op).name
+    except ValueError:
+        return f"OP{op}"
+
+
 def error_text(code) -> str:
-    return f"{code} {ERROR_NAMES.get(code, '')}".strip()
+    name = Errors(code).name if code in _NAMED else ""
+    return f"{code} {name}".strip()
 
 
 # -- C2: history of concurrent writers ---------------------------------------------------------
@@ -370,6 +337,6 @@ def with_sets(before: dict[str, Described], ops) -> dict[str, Described]:
     """``before`` with the SET operations of ``ops`` applied as overrides."""
     out = dict(before)
     for k, op, v in ops:
-        if op == SET:
-            out[k] = Described(v, TOPIC_CONFIG)
+        if op == AlterConfigOp.SET:
+            out[k] = Described(v, ConfigSource.TOPIC_CONFIG)
     return out

@@ -21,19 +21,21 @@ from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation, expect
+from fixtures.waiting import eventually
+from protocol import requests
+from protocol.apis import AlterConfigOp, ApiKey, ConfigSource
+from protocol.errors import Errors
 from strategies.configs import (
     C2_KEYS, INCREMENTAL_KINDS, LEGACY_KINDS, boundary_cases, c1_sequences, c2_plans, c3_cases, c4_cases,
 )
 
 from .apis import every_version
 from .config_model import (
-    INVALID_CONFIG, INVALID_REQUEST, NONE, SET, TOPIC_CONFIG,
-    UNKNOWN_TOPIC_OR_PARTITION, Described, Observation, TopicConfigModel, Write, changes,
-    defaults_omitted, described, error_text, history_violations, normalise, ops_text,
+    Described, Observation, TopicConfigModel, Write, changes, defaults_omitted, described, error_text,
+    history_violations, normalise, ops_text,
 )
 
-INCREMENTAL, LEGACY, DESCRIBE, CREATE = 44, 33, 32, 19
-TOPIC = 2
+INCREMENTAL, LEGACY = ApiKey.IncrementalAlterConfigs, ApiKey.AlterConfigs
 
 CCM = "apache/kafka metadata/src/main/java/org/apache/kafka/controller/ConfigurationControlManager.java"
 CAM = "apache/kafka core/src/main/scala/kafka/server/ConfigAdminManager.scala"
@@ -46,7 +48,7 @@ def _asked(check, api_key: int, version: int) -> Admin:
     """The broker must advertise the API at ``version`` and the APIs the property observes with."""
     check.require(api_key, version)
     check.require_mutations()
-    for needed in (CREATE, DESCRIBE):
+    for needed in (ApiKey.CreateTopics, ApiKey.DescribeConfigs):
         if check.broker.advertised(needed) is None:
             raise Unsupported(f"the property observes through API {needed}, which the broker does not advertise")
     return Admin(check)
@@ -54,7 +56,7 @@ def _asked(check, api_key: int, version: int) -> Admin:
 
 def _describe(admin: Admin, topic: str) -> dict[str, Described]:
     err, configs = admin.describe_configs(topic)
-    expect(err == NONE, f"DescribeConfigs of existing topic {topic} answered {error_text(err)}")
+    expect(err == Errors.NONE, f"DescribeConfigs of existing topic {topic} answered {error_text(err)}")
     return described(configs)
 
 
@@ -77,17 +79,13 @@ class _Settle:
 
     def __call__(self, admin: Admin, topic: str, done, stale) -> dict[str, Described]:
         t0 = time.monotonic()
-        while True:
-            seen = _describe(admin, topic)
-            if done(seen):
-                self.lag = max(self.lag, time.monotonic() - t0)
-                return seen
-            if not stale(seen):
-                return seen
-            if time.monotonic() - t0 > self.budget:
-                self.budget = max(0.3, 5 * self.lag)
-                return seen
-            time.sleep(0.02)
+        final, seen = eventually(lambda: _describe(admin, topic), lambda d: done(d) or not stale(d),
+                                 within=self.budget, every=0.02)
+        if not final:
+            self.budget = max(0.3, 5 * self.lag)
+        elif done(seen):
+            self.lag = max(self.lag, time.monotonic() - t0)
+        return seen
 
 
 def _fresh_topic(check, admin: Admin, hint: str, configs: dict | None = None) -> str:
@@ -189,7 +187,7 @@ def test_c2_concurrent_incremental_writers_on_disjoint_keys_lose_no_update(check
         def read(who: Admin, by: str):
             sent = now()
             err, configs = who.describe_configs(topic)
-            expect(err == NONE, f"{by}DescribeConfigs answered {error_text(err)}")
+            expect(err == Errors.NONE, f"{by}DescribeConfigs answered {error_text(err)}")
             observations.append(Observation(sent, now(), {k: c.get("value") for k, c in configs.items()}, by))
 
         def writer(i: int):
@@ -201,11 +199,12 @@ def test_c2_concurrent_incremental_writers_on_disjoint_keys_lose_no_update(check
                     ws = [Write(k, value, now()) for k in keys]
                     for w in ws:
                         writes[w.key].append(w)
-                    code, message = me.incremental_alter(topic, [(k, SET, value) for k in keys], version=version)
+                    code, message = me.incremental_alter(topic, [(k, AlterConfigOp.SET, value) for k in keys],
+                                                         version=version)
                     for w in ws:
                         w.code = code
-                        w.acked = now() if code == NONE else None
-                    expect(code == NONE, f"writer {i}: SET {', '.join(keys)}={value} answered "
+                        w.acked = now() if code == Errors.NONE else None
+                    expect(code == Errors.NONE, f"writer {i}: SET {', '.join(keys)}={value} answered "
                                          f"{error_text(code)} ({message!r})")
                     read(me, f"writer {i} ")
             except BaseException as exc:       # noqa: BLE001 - re-raised in the main thread
@@ -271,7 +270,7 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
                              f"released Kafka answers {error_text(want)}")
         seen = settled(admin, topic, lambda d: not after.differences(d), lambda d: not model.differences(d))
         diffs = after.differences(seen)
-        if diffs and want == NONE:
+        if diffs and want == Errors.NONE:
             kept = [k for k in model.overrides if k not in configs]
             hint = (f" (keys not named {kept} should have returned to their defaults: AlterConfigs "
                     "replaces the whole config)") if kept else ""
@@ -286,17 +285,17 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
         model = replace(topic, model, c["first"], admin, "first replace")
         model = replace(topic, model, c["second"], admin, "second replace")
         # seed 004's read-modify-write race: both read, X writes, then Y writes its stale copy
-        x_read = {k: d.value for k, d in _describe(x_admin, topic).items() if d.source == TOPIC_CONFIG}
-        y_read = {k: d.value for k, d in _describe(y_admin, topic).items() if d.source == TOPIC_CONFIG}
+        x_read = {k: d.value for k, d in _describe(x_admin, topic).items() if d.source == ConfigSource.TOPIC_CONFIG}
+        y_read = {k: d.value for k, d in _describe(y_admin, topic).items() if d.source == ConfigSource.TOPIC_CONFIG}
         (a, va), (b, vb) = c["x"], c["y"]
         model = replace(topic, model, {**x_read, a: va}, x_admin, f"client X (read-modify-write of {a})")
         y_model = model.replace({**y_read, b: vb})[1]
         code, message = y_admin.alter_configs(topic, {**y_read, b: vb}, version=version)
-        expect(code == NONE, f"client Y: AlterConfigs answered {error_text(code)} ({message!r})")
+        expect(code == Errors.NONE, f"client Y: AlterConfigs answered {error_text(code)} ({message!r})")
         seen = settled(admin, topic, lambda d: not y_model.differences(d), lambda d: not model.differences(d))
         diffs = y_model.differences(seen)
         if diffs:
-            kept = a in seen and seen[a].source == TOPIC_CONFIG and a not in y_read and b != a
+            kept = a in seen and seen[a].source == ConfigSource.TOPIC_CONFIG and a not in y_read and b != a
             raise Violation(
                 (f"client X's write {a}={va!r} survived client Y's AlterConfigs built from a read taken "
                  f"before it: AlterConfigs was applied incrementally, not as the full replace that makes "
@@ -310,22 +309,18 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
 # -- C4 ----------------------------------------------------------------------------------------
 
 def _incremental_body(resources, version):
-    return {"resources": [{"resource_type": TOPIC, "resource_name": name,
-                           "configs": [{"name": k, "config_operation": op, "value": v} for k, op, v in ops]}
-                          for name, ops in resources], "validate_only": False}
+    return requests.incremental_alter_configs(version, resources)
 
 
 def _legacy_body(resources, version):
-    return {"resources": [{"resource_type": TOPIC, "resource_name": name,
-                           "configs": [{"name": k, "value": v} for k, _, v in ops]}
-                          for name, ops in resources], "validate_only": False}
+    return requests.alter_configs(version, [(name, [(k, v) for k, _, v in ops]) for name, ops in resources])
 
 
 class _Refused(frozenset):
     """Any error code but NONE."""
 
     def __contains__(self, code):
-        return code != NONE
+        return code != Errors.NONE
 
 
 REFUSED = _Refused()
@@ -334,7 +329,7 @@ REFUSED = _Refused()
 def _expected(kind, ops, incremental, before):
     """(codes Kafka may answer, DescribeConfigs expected afterwards) for a C4 case."""
     if kind in ("duplicate key", "null value", "same resource twice"):
-        return {INVALID_REQUEST}, before                 # ConfigAdminManager.preprocess
+        return {Errors.INVALID_REQUEST}, before          # ConfigAdminManager.preprocess
     if kind == "unknown operation":
         # Kafka has no deliberate answer here: preprocess answers INVALID_REQUEST "Unknown
         # operations type" only for BROKER resources; on a TOPIC the controller's switch on the
@@ -342,10 +337,10 @@ def _expected(kind, ops, incremental, before):
         # refusal passes; an answer NONE, a closed connection or a change fails.
         return REFUSED, before
     if kind == "unknown topic":
-        return {UNKNOWN_TOPIC_OR_PARTITION}, before       # the existing topic is untouched too
+        return {Errors.UNKNOWN_TOPIC_OR_PARTITION}, before   # the existing topic is untouched too
     if kind == "unknown key delete":
-        return {NONE}, before                             # DELETE of a key never set writes nothing
-    return {INVALID_CONFIG}, before                       # unknown key, bad value, list op on unknown key
+        return {Errors.NONE}, before                      # DELETE of a key never set writes nothing
+    return {Errors.INVALID_CONFIG}, before                # unknown key, bad value, list op on unknown key
 
 
 def _c4(check, api_key, version):
@@ -373,7 +368,7 @@ def _c4(check, api_key, version):
         finally:    # the request's step, answered or not
             check.expect_field(["responses", {"resource_name": target}, "error_code"],
                                None if codes is REFUSED else sorted(codes), count=len(resources),
-                               refused=[NONE] if codes is REFUSED else None,
+                               refused=[Errors.NONE] if codes is REFUSED else None,
                                says=f"{kind}: one entry per requested resource ({len(resources)}), each "
                                     f"{'an error' if codes is REFUSED else ' or '.join(error_text(x) for x in sorted(codes))}")
         entries = [r for r in resp.get("responses") or [] if r["resource_name"] == target]
@@ -387,9 +382,9 @@ def _c4(check, api_key, version):
                    f"{'an error' if codes is REFUSED else ' or '.join(error_text(x) for x in sorted(codes))}")
         if kind == "unknown topic":
             state = admin.topic(target)
-            check.expect_field(["topics", {"name": target}, "error_code"], refused=[NONE],
+            check.expect_field(["topics", {"name": target}, "error_code"], refused=[Errors.NONE],
                                says=f"Metadata does not list {target} (the request did not create it)")
-            expect(state.error_code != NONE, f"unknown topic: {name} on missing topic {target} created it")
+            expect(state.error_code != Errors.NONE, f"unknown topic: {name} on missing topic {target} created it")
         seen = _describe(admin, topic)
         check.expect_same(["results", "configs", "value"], before_step, sort=False,
                           says="DescribeConfigs afterwards shows every value as before the refused change")

@@ -21,13 +21,17 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.harness import Skip, expect
+from protocol import requests
+from protocol.apis import ApiKey
+from protocol.errors import Errors
 from strategies import domain
 
 from .apis import every_version
-from .batches import (CREATE_PARTITIONS, CREATE_TOPICS, World, asked, create_partitions_items,
-                      entries_by_name, expect_entry, set_up, settle)
+from .batches import World, asked, create_partitions_items, entries_by_name, expect_entry, set_up, settle
+from .reference import topic_names
 from .reference.error_codes import error_name
 from .reference.releases import SEGMENT_BYTES_MIN
+from .reference.topic_config import CONFIGS
 
 KAFKA = "apache/kafka "
 RCM = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
@@ -36,8 +40,8 @@ CT_TEST = KAFKA + "core/src/test/scala/unit/kafka/server/CreateTopicsRequestTest
 TOPIC_TEST = KAFKA + "clients/src/test/java/org/apache/kafka/common/internals/TopicTest.java"
 CAPIS = KAFKA + "core/src/main/scala/kafka/server/ControllerApis.scala"
 
-CREATE_TOPICS_VERSIONS = every_version((CREATE_TOPICS,))
-CREATE_PARTITIONS_VERSIONS = every_version((CREATE_PARTITIONS,))
+CREATE_TOPICS_VERSIONS = every_version((ApiKey.CreateTopics,))
+CREATE_PARTITIONS_VERSIONS = every_version((ApiKey.CreatePartitions,))
 
 
 # --------------------------------------------------------------------------------------
@@ -45,15 +49,12 @@ CREATE_PARTITIONS_VERSIONS = every_version((CREATE_PARTITIONS,))
 # --------------------------------------------------------------------------------------
 
 def _entry(name, partitions=1, rf=1, configs=(), assignments=()):
-    return {"name": name, "num_partitions": partitions, "replication_factor": rf,
-            "assignments": list(assignments), "configs": [{"name": k, "value": v} for k, v in configs]}
+    return requests.topic(name, partitions, rf, list(configs), list(assignments))
 
 
 def _create(ctx, version, entries, timeout_ms=domain.TIMEOUT_MS) -> dict:
-    body = {"topics": entries, "timeout_ms": timeout_ms}
-    if version >= 1:
-        body["validate_only"] = False
-    return ctx.client.answered(CREATE_TOPICS, version, body)
+    return ctx.client.answered(ApiKey.CreateTopics, version,
+                               requests.create_topics(version, entries, timeout_ms=timeout_ms))
 
 
 def expect_codes(ctx, api_key, resp, expected: dict[str, tuple[int, str]]) -> None:
@@ -71,21 +72,16 @@ def expect_codes(ctx, api_key, resp, expected: dict[str, tuple[int, str]]) -> No
     expect(not wrong, f"{ctx.name}: " + "; ".join(wrong))
 
 
-def _legal(name: str) -> bool:
-    return (0 < len(name) <= domain.MAX_NAME_LENGTH and name not in (".", "..")
-            and not set(name) - set(domain.LEGAL_CHARS))
-
-
 def expect_absent(ctx, names) -> None:
     """A refused topic does not exist afterwards (Metadata of those names, or of every
     topic when a name is one Metadata cannot be asked about)."""
     names = list(names)
     present = set()
     for admin in ctx.admin.everywhere():     # no broker of a cluster lists it
-        listed = admin.metadata(names if all(map(_legal, names)) else None)
-        present |= {n for n, t in listed.items() if t.error_code == 0}
+        listed = admin.metadata(names if all(map(topic_names.is_legal, names)) else None)
+        present |= {n for n, t in listed.items() if t.error_code == Errors.NONE}
     for n in names:
-        ctx.admin.check.expect_field(["topics", {"name": n}, "error_code"], refused=[0],
+        ctx.admin.check.expect_field(["topics", {"name": n}, "error_code"], refused=[Errors.NONE],
                                      says=f"Metadata does not list refused topic {n!r}")
     created = sorted(set(names) & present, key=repr)
     expect(not created, f"{ctx.name}: refused topics exist afterwards: {created}")
@@ -94,7 +90,7 @@ def expect_absent(ctx, names) -> None:
 def expect_present(ctx, counts: dict[str, int]) -> None:
     def there(admin):
         seen = admin.metadata(list(counts))
-        return all(n in seen and seen[n].error_code == 0 and seen[n].partitions == p
+        return all(n in seen and seen[n].error_code == Errors.NONE and seen[n].partitions == p
                    for n, p in counts.items())
     ctx.admin.wait_everywhere(there, f"{ctx.name}: topics {sorted(counts)} to show in Metadata with "
                               f"partitions {counts}")
@@ -144,7 +140,7 @@ def test_t1_names_kafka_rejects_answer_invalid_topic_exception(check, api_key, v
         wanted = dict(table)
         wanted.update({w.rename(n): why for why, n in generated})
         resp = _create(ctx, version, [_entry(n) for n in wanted])
-        expect_codes(ctx, api_key, resp, {n: (17, why) for n, why in wanted.items()})
+        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_TOPIC_EXCEPTION, why) for n, why in wanted.items()})
         expect_absent(ctx, wanted)
 
     check.given(names, refused)
@@ -169,7 +165,7 @@ def test_t1_names_kafka_accepts_create_the_topic(check, api_key, version):
         longest = check.topic("max") + "."
         names.append(longest + "x" * (domain.MAX_NAME_LENGTH - len(longest)))
         resp = _create(ctx, version, [_entry(n) for n in names])
-        expect_codes(ctx, api_key, resp, {n: (0, "legal name") for n in names})
+        expect_codes(ctx, api_key, resp, {n: (Errors.NONE, "legal name") for n in names})
         expect_present(ctx, {n: 1 for n in names})
 
     check.given(tails, created)
@@ -194,7 +190,7 @@ def test_t1_a_name_colliding_with_an_existing_topic_by_dot_or_underscore_answers
         w.existing.append((existing, 1, {}))
         set_up(ctx.admin, [w])
         resp = _create(ctx, version, [_entry(colliding)])
-        expect_codes(ctx, api_key, resp, {colliding: (17, f"collides with {existing!r}")})
+        expect_codes(ctx, api_key, resp, {colliding: (Errors.INVALID_TOPIC_EXCEPTION, f"collides with {existing!r}")})
         expect_absent(ctx, [colliding])
 
     check.given(tails, refused)
@@ -226,7 +222,7 @@ def test_t1_an_existing_topic_answers_topic_already_exists(check, api_key, versi
         name = w.existing_topic("exists", partitions=2)
         set_up(ctx.admin, [w])
         resp = _create(ctx, version, [_entry(name, v["partitions"], v["rf"], v["configs"])])
-        expect_codes(ctx, api_key, resp, {name: (36, f"exists; entry {v}")})
+        expect_codes(ctx, api_key, resp, {name: (Errors.TOPIC_ALREADY_EXISTS, f"exists; entry {v}")})
         expect_present(ctx, {name: 2})
 
     check.given(variant, refused)
@@ -252,7 +248,7 @@ def test_t1_partition_counts_kafka_rejects_answer_invalid_partitions(check, api_
     def refused(pairs):
         names = _fresh_unique(check, "parts", len(pairs))
         resp = _create(ctx, version, [_entry(n, p, rf) for n, (p, rf) in zip(names, pairs)])
-        expect_codes(ctx, api_key, resp, {n: (37, f"num_partitions={p}, replication_factor={rf}")
+        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_PARTITIONS, f"num_partitions={p}, replication_factor={rf}")
                                           for n, (p, rf) in zip(names, pairs)})
         expect_absent(ctx, names)
 
@@ -278,7 +274,7 @@ def test_t1_replication_factors_kafka_rejects_answer_invalid_replication_factor(
     def refused(pairs):
         names = _fresh_unique(check, "rf", len(pairs))
         resp = _create(ctx, version, [_entry(n, p, r) for n, (r, p) in zip(names, pairs)])
-        expect_codes(ctx, api_key, resp, {n: (38, f"replication_factor={r}, num_partitions={p}")
+        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_REPLICATION_FACTOR, f"replication_factor={r}, num_partitions={p}")
                                           for n, (r, p) in zip(names, pairs)})
         expect_absent(ctx, names)
 
@@ -299,7 +295,7 @@ def test_t1_the_replication_factor_is_checked_before_the_partition_count(check, 
     def refused(ps):
         names = _fresh_unique(check, "order", len(ps))
         resp = _create(ctx, version, [_entry(n, p, r) for n, (r, p) in zip(names, ps)])
-        expect_codes(ctx, api_key, resp, {n: (38, f"replication_factor={r} and num_partitions={p}")
+        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_REPLICATION_FACTOR, f"replication_factor={r} and num_partitions={p}")
                                           for n, (r, p) in zip(names, ps)})
         expect_absent(ctx, names)
 
@@ -310,22 +306,31 @@ def test_t1_the_replication_factor_is_checked_before_the_partition_count(check, 
 # T1: configs
 # --------------------------------------------------------------------------------------
 
-#: One value each validator of Kafka 4.x's LogConfig refuses (storage/.../log/LogConfig.java
-#: ConfigDef), an unknown name and a null value: (name, value) -> why.
+def _just_below(key: str) -> str:
+    """One below ``key``'s lower bound (the reference's ``atLeast``)."""
+    return str(CONFIGS[key].min - 1)
+
+
+#: One value each validator of Kafka 4.x's LogConfig refuses (the reference's rows,
+#: conformance/reference/topic_config.py: the value just below each ``atLeast``, one outside
+#: each ``between`` / ``in``, one that is not of the type where there is no validator), an
+#: unknown name and a null value: (name, value) -> why.
 INVALID_CONFIGS = {
-    ("cleanup.policy", "purge"): "ValidList.in(compact, delete)",
-    ("retention.ms", "-2"): "atLeast(-1)",
-    ("retention.bytes", "ten"): "not a LONG",
-    ("segment.ms", "0"): "atLeast(1)",
-    ("max.message.bytes", "-1"): "atLeast(0)",
-    ("min.insync.replicas", "0"): "atLeast(1)",
-    ("delete.retention.ms", "-1"): "atLeast(0)",
-    ("file.delete.delay.ms", "-1"): "atLeast(0)",
-    ("index.interval.bytes", "-1"): "atLeast(0)",
-    ("min.cleanable.dirty.ratio", "1.5"): "between(0, 1)",
-    ("compression.type", "brotli"): "in(BrokerCompressionType.names())",
-    ("message.timestamp.type", "ServerTime"): "in(CreateTime, LogAppendTime)",
-    ("unclean.leader.election.enable", "maybe"): "not a BOOLEAN",
+    **{(k, v): CONFIGS[k].refusal for k, v in (
+        ("cleanup.policy", "purge"),
+        ("retention.ms", _just_below("retention.ms")),
+        ("retention.bytes", "ten"),
+        ("segment.ms", _just_below("segment.ms")),
+        ("max.message.bytes", _just_below("max.message.bytes")),
+        ("min.insync.replicas", _just_below("min.insync.replicas")),
+        ("delete.retention.ms", _just_below("delete.retention.ms")),
+        ("file.delete.delay.ms", _just_below("file.delete.delay.ms")),
+        ("index.interval.bytes", _just_below("index.interval.bytes")),
+        ("min.cleanable.dirty.ratio", str(CONFIGS["min.cleanable.dirty.ratio"].max + 0.5)),
+        ("compression.type", "brotli"),
+        ("message.timestamp.type", "ServerTime"),
+        ("unclean.leader.election.enable", "maybe"),
+    )},
     ("conformance.unknown", "1"): "LogConfig.validateNames: unknown name",
     ("retention.ms", None): "computeConfigChanges: null value",
 }
@@ -362,7 +367,7 @@ def test_t1_configs_kafka_rejects_answer_invalid_config(check, api_key, version)
         names = _fresh_unique(check, "cfg", len(cases))
         entries = [_entry(n, configs=[kv for kv in ok if kv[0] != b[0]] + [b]) for n, (b, _, ok) in zip(names, cases)]
         resp = _create(ctx, version, entries)
-        expect_codes(ctx, api_key, resp, {n: (40, f"{b[0]}={b[1]!r}: {why}") for n, (b, why, _) in zip(names, cases)})
+        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_CONFIG, f"{b[0]}={b[1]!r}: {why}") for n, (b, why, _) in zip(names, cases)})
         expect_absent(ctx, names)
 
     check.given(cases, refused)
@@ -388,8 +393,8 @@ def test_t1_a_name_given_twice_answers_invalid_request_and_is_not_created(check,
         twice = _fresh_unique(check, "dup", dups)
         fine = _fresh_unique(check, "single", others)
         resp = _create(ctx, version, [_entry(n) for n in twice for _ in range(times)] + [_entry(n) for n in fine])
-        expected = {n: (42, f"given {times} times") for n in twice}
-        expected.update({n: (0, "given once, next to duplicates") for n in fine})
+        expected = {n: (Errors.INVALID_REQUEST, f"given {times} times") for n in twice}
+        expected.update({n: (Errors.NONE, "given once, next to duplicates") for n in fine})
         expect_codes(ctx, api_key, resp, expected)
         expect_present(ctx, {n: 1 for n in fine})
         expect_absent(ctx, twice)
@@ -412,7 +417,7 @@ def test_t1_an_assignment_next_to_a_partition_count_or_replication_factor_answer
         names = _fresh_unique(check, "assign", len(cs))
         assignment = [{"partition_index": 0, "broker_ids": [ctx.broker]}]
         resp = _create(ctx, version, [_entry(n, p, r, assignments=assignment) for n, (p, r) in zip(names, cs)])
-        expect_codes(ctx, api_key, resp, {n: (42, f"assignment with num_partitions={p}, replication_factor={r}")
+        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_REQUEST, f"assignment with num_partitions={p}, replication_factor={r}")
                                           for n, (p, r) in zip(names, cs)})
         expect_absent(ctx, names)
 
@@ -431,7 +436,7 @@ def test_t1_the_cluster_metadata_topic_cannot_be_created(check, api_key, version
 
     def refused(name):
         resp = _create(ctx, version, [_entry(name)])
-        expect_codes(ctx, api_key, resp, {name: (42, "KRaft's metadata log")})
+        expect_codes(ctx, api_key, resp, {name: (Errors.INVALID_REQUEST, "KRaft's metadata log")})
 
     check.given(st.just("__cluster_metadata"), refused, max_examples=1)
 
@@ -440,13 +445,19 @@ def test_t1_the_cluster_metadata_topic_cannot_be_created(check, api_key, version
 # T2: CreatePartitions
 # --------------------------------------------------------------------------------------
 
-def _grow(ctx, version, entries, validate_only=False):
-    return ctx.client.answered(CREATE_PARTITIONS, version,
-                               {"topics": entries, "timeout_ms": domain.TIMEOUT_MS, "validate_only": validate_only})
+def _grow(ctx, version, counts, validate_only=False):
+    """CreatePartitions of ``counts``: ``[(topic, new count), ...]``."""
+    return ctx.client.answered(ApiKey.CreatePartitions, version,
+                               requests.create_partitions(version, counts, timeout_ms=domain.TIMEOUT_MS,
+                                                          validate_only=validate_only))
 
 
 def _partition_items(kind):
     return st.lists(create_partitions_items({kind})[kind], min_size=1, max_size=3)
+
+
+def _counts(body):
+    return [(t["name"], t["count"]) for t in body["topics"]]
 
 
 def _partitions_world(ctx, check, items):
@@ -466,8 +477,8 @@ def test_t2_a_higher_count_adds_partitions(check, api_key, version):
 
     def grown(items):
         w, body = _partitions_world(ctx, check, items)
-        resp = _grow(ctx, version, body["topics"])
-        expect_codes(ctx, api_key, resp, {n: (0, f"{it['current']} -> {it['count']} partitions")
+        resp = _grow(ctx, version, _counts(body))
+        expect_codes(ctx, api_key, resp, {n: (Errors.NONE, f"{it['current']} -> {it['count']} partitions")
                                           for n, it in zip(w.names, items)})
         expect_present(ctx, {n: it["count"] for n, it in zip(w.names, items)})
 
@@ -490,8 +501,8 @@ def test_t2_the_same_or_a_lower_count_answers_invalid_partitions_and_changes_not
 
     def refused(its):
         w, body = _partitions_world(ctx, check, its)
-        resp = _grow(ctx, version, body["topics"])
-        expect_codes(ctx, api_key, resp, {n: (37, f"{it['current']} partitions, count {it['count']}")
+        resp = _grow(ctx, version, _counts(body))
+        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_PARTITIONS, f"{it['current']} partitions, count {it['count']}")
                                           for n, it in zip(w.names, its)})
         settle(ctx.admin, sentinels)
         seen = ctx.admin.metadata(w.names)
@@ -512,8 +523,8 @@ def test_t2_an_unknown_topic_answers_unknown_topic_or_partition(check, api_key, 
 
     def refused(its):
         names = _fresh_unique(check, "nosuch", len(its))
-        resp = _grow(ctx, version, [{"name": n, "count": it["count"], "assignments": None} for n, it in zip(names, its)])
-        expect_codes(ctx, api_key, resp, {n: (3, "no such topic") for n in names})
+        resp = _grow(ctx, version, [(n, it["count"]) for n, it in zip(names, its)])
+        expect_codes(ctx, api_key, resp, {n: (Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic") for n in names})
         expect_absent(ctx, names)
 
     check.given(_partition_items("unknown"), refused)
@@ -530,8 +541,8 @@ def test_t2_a_topic_named_twice_answers_invalid_request_and_keeps_its_partitions
 
     def refused(its):
         w, body = _partitions_world(ctx, check, its)
-        resp = _grow(ctx, version, body["topics"])
-        expect_codes(ctx, api_key, resp, {n: (42, "named twice") for n in w.names})
+        resp = _grow(ctx, version, _counts(body))
+        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_REQUEST, "named twice") for n in w.names})
         settle(ctx.admin, sentinels)
         seen = ctx.admin.metadata(w.names)
         changed = {n: (it["current"], seen[n].partitions if n in seen else None)

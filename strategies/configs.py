@@ -1,21 +1,24 @@
 """Inputs for the config properties C1-C4 (IncrementalAlterConfigs, AlterConfigs).
 
 Every value drawn here is one :mod:`conformance.config_model` can judge (valid or invalid for
-LogConfig in every Kafka 4.x release): list values never repeat an element (repeats are
-accepted before KIP-1161's ValidList and refused after) and APPEND/SUBTRACT operands never
-hold an empty part. Operations are ``[name, op, value]`` lists so a counterexample stored as
-JSON replays unchanged.
+LogConfig in every Kafka 4.x release, whose rules are ``conformance.reference.topic_config``'s):
+list values never repeat an element (repeats are accepted before KIP-1161's ValidList and
+refused after) and APPEND/SUBTRACT operands never hold an empty part. Operations are
+``[name, op, value]`` lists (op an ``AlterConfigOp``) so a counterexample stored as JSON
+replays unchanged.
 """
 from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.config_model import APPEND, DELETE, KEYS, LIST_KEYS, SET, SUBTRACT
 from conformance.reference.releases import SEGMENT_BYTES_MIN
+from conformance.reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
+from protocol.apis import AlterConfigOp
 from .domain import LIST_CONFIGS, TOPIC_CONFIGS, unknown_config_keys
 
-NON_LIST_KEYS = sorted(k for k in KEYS if k not in LIST_KEYS)
+NON_LIST_KEYS = sorted(k for k in CONFIGS if k not in LIST_KEYS)
 LIST_KEY_NAMES = sorted(LIST_KEYS)
+_LIST_OPS = [AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT]
 
 #: Numeric keys with wide valid ranges: C2's writers own disjoint pairs of them and write
 #: values no default has (2,000,000 and up, below INT32_MAX, above segment.bytes' 1 MiB floor).
@@ -58,15 +61,15 @@ def _op_for(key: str):
 
     def build(kind):
         if kind == "set":
-            return valid_values(key).map(lambda v: [key, SET, v])
+            return valid_values(key).map(lambda v: [key, AlterConfigOp.SET, v])
         if kind == "delete":
-            return st.just([key, DELETE, None])
+            return st.just([key, AlterConfigOp.DELETE, None])
         if kind == "invalid":
-            return invalid_values(key).map(lambda v: [key, SET, v])
+            return invalid_values(key).map(lambda v: [key, AlterConfigOp.SET, v])
         if kind == "listop":            # APPEND/SUBTRACT on a non-LIST key: INVALID_CONFIG
-            return st.tuples(st.sampled_from([APPEND, SUBTRACT]), valid_values(key)).map(
+            return st.tuples(st.sampled_from(_LIST_OPS), valid_values(key)).map(
                 lambda t: [key, t[0], t[1]])
-        op = APPEND if kind == "append" else SUBTRACT
+        op = AlterConfigOp.APPEND if kind == "append" else AlterConfigOp.SUBTRACT
         return _elements(key, 2).map(lambda es: [key, op, ",".join(es)])
 
     return kinds.flatmap(build)
@@ -122,28 +125,42 @@ LEGACY_KINDS = ("unknown key", "bad value", "duplicate key", "null value", "unkn
                 "same resource twice")
 
 
+def _below(key):
+    """One below ``key``'s lower bound (the reference's ``atLeast`` / ``between``)."""
+    c = CONFIGS[key]
+    return key, (str(c.min - 1) if c.type in ("int", "long") else f"{c.min - 0.01}")
+
+
+def _above(key):
+    """Just above ``key``'s upper bound: its ``between`` bound, else the largest of its type."""
+    c = CONFIGS[key]
+    if c.type == "double":
+        return key, f"{c.max + 0.01}"
+    return key, str({"int": INT32, "long": INT64}[c.type][1] + 1)
+
+
 #: Values just outside LogConfig's bounds (Range.atLeast / between, the INT and LONG ranges):
 #: each must answer INVALID_CONFIG. segment.bytes' floor depends on the release line
 #: (1 MiB since 4.1, KIP-1030; 14 before: conformance/reference/releases.py): ``boundary_cases`` adds it.
 BOUNDARY_VALUES = (
-    ("segment.bytes", str(1 << 31)),
-    ("retention.ms", "-2"), ("retention.bytes", str(1 << 63)), ("segment.ms", "0"),
-    ("max.message.bytes", "-1"), ("min.insync.replicas", "0"), ("delete.retention.ms", "-1"),
-    ("file.delete.delay.ms", "-1"), ("index.interval.bytes", "-1"),
-    ("min.cleanable.dirty.ratio", "1.01"), ("min.cleanable.dirty.ratio", "-0.01"),
+    _above("segment.bytes"),
+    _below("retention.ms"), _above("retention.bytes"), _below("segment.ms"),
+    _below("max.message.bytes"), _below("min.insync.replicas"), _below("delete.retention.ms"),
+    _below("file.delete.delay.ms"), _below("index.interval.bytes"),
+    _above("min.cleanable.dirty.ratio"), _below("min.cleanable.dirty.ratio"),
 )
 
 
 def boundary_cases():
     """C4 cases, one per BOUNDARY_VALUES entry (asked one by one, each as its own example)."""
     values = (("segment.bytes", str(SEGMENT_BYTES_MIN.now() - 1)),) + BOUNDARY_VALUES
-    return [{"kind": "value out of range", "ops": [[k, SET, v]]} for k, v in values]
+    return [{"kind": "value out of range", "ops": [[k, AlterConfigOp.SET, v]]} for k, v in values]
 
 
 def _valid_ops(max_size=2):
     """Valid SETs on distinct known keys (the rest of a resource whose one item is invalid)."""
     return st.lists(st.sampled_from(NON_LIST_KEYS), max_size=max_size, unique=True).flatmap(
-        lambda ks: st.tuples(*[valid_values(k).map(lambda v, k=k: [k, SET, v]) for k in ks]).map(list))
+        lambda ks: st.tuples(*[valid_values(k).map(lambda v, k=k: [k, AlterConfigOp.SET, v]) for k in ks]).map(list))
 
 
 def _unknown_op_bytes():
@@ -159,30 +176,31 @@ def c4_cases(incremental: bool, unknown_operation: bool = True, kinds=None):
 
     def bad(kind):
         if kind == "unknown key":
-            return unknown_config_keys().map(lambda k: [[k, SET, "1"]])
+            return unknown_config_keys().map(lambda k: [[k, AlterConfigOp.SET, "1"]])
         if kind == "unknown key list op":
-            return st.tuples(unknown_config_keys(), st.sampled_from([APPEND, SUBTRACT])).map(
+            return st.tuples(unknown_config_keys(), st.sampled_from(_LIST_OPS)).map(
                 lambda t: [[t[0], t[1], "delete"]])
         if kind == "unknown key delete":
-            return unknown_config_keys().map(lambda k: [[k, DELETE, None]])
+            return unknown_config_keys().map(lambda k: [[k, AlterConfigOp.DELETE, None]])
         if kind == "bad value":
             return st.sampled_from(sorted(TOPIC_CONFIGS)).flatmap(
-                lambda k: invalid_values(k).map(lambda v: [[k, SET, v]]))
+                lambda k: invalid_values(k).map(lambda v: [[k, AlterConfigOp.SET, v]]))
         if kind == "duplicate key":
-            ops = [SET, DELETE] if incremental else [SET]
+            ops = [AlterConfigOp.SET, AlterConfigOp.DELETE] if incremental else [AlterConfigOp.SET]
             return st.sampled_from(NON_LIST_KEYS).flatmap(lambda k: st.tuples(
                 st.sampled_from(ops), st.sampled_from(ops), valid_values(k), valid_values(k)).map(
-                lambda t: [[k, t[0], None if t[0] == DELETE else t[2]],
-                           [k, t[1], None if t[1] == DELETE else t[3]]]))
+                lambda t: [[k, t[0], None if t[0] == AlterConfigOp.DELETE else t[2]],
+                           [k, t[1], None if t[1] == AlterConfigOp.DELETE else t[3]]]))
         if kind == "null value":
-            ops = [SET, APPEND, SUBTRACT] if incremental else [SET]
+            ops = [AlterConfigOp.SET, *_LIST_OPS] if incremental else [AlterConfigOp.SET]
             return st.tuples(st.sampled_from(NON_LIST_KEYS + LIST_KEY_NAMES), st.sampled_from(ops)).map(
                 lambda t: [[t[0], t[1], None]])
         if kind == "unknown operation":
             return st.tuples(st.sampled_from(NON_LIST_KEYS), _unknown_op_bytes()).flatmap(
                 lambda t: valid_values(t[0]).map(lambda v: [[t[0], t[1], v]]))
         # "unknown topic", "same resource twice": the invalid part is the resource, the ops are valid
-        return st.sampled_from(NON_LIST_KEYS).flatmap(lambda k: valid_values(k).map(lambda v: [[k, SET, v]]))
+        return st.sampled_from(NON_LIST_KEYS).flatmap(
+            lambda k: valid_values(k).map(lambda v: [[k, AlterConfigOp.SET, v]]))
 
     def case(kind):
         return st.tuples(bad(kind), _valid_ops(), st.integers(0, 2)).map(

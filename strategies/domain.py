@@ -2,34 +2,38 @@
 
 Every topic name a strategy here makes for a request starts with the run's prefix, so a run
 only ever touches its own topics (the exceptions are ``""``, ``"."`` and ``".."``, which
-cannot name a topic at all). Rules cite the Apache Kafka file they come from.
+cannot name a topic at all). Kafka's rules come from ``conformance.reference`` (topic names:
+``topic_names``, Topic.java; topic configs: ``topic_config``, LogConfig.java); this module
+only chooses which values to draw. It imports nothing else from ``conformance``.
 """
 from __future__ import annotations
-
-import string
 
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from conformance.reference.releases import SEGMENT_BYTES_MIN
+from conformance.reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
+from conformance.reference.topic_names import LEGAL_CHARS, MAX_NAME_LENGTH, collision_key
 from protocol import codec
+from protocol.apis import AlterConfigOp, ApiKey, ConfigResourceType
 from . import schema
 
-# org/apache/kafka/common/internals/Topic.java
-LEGAL_CHARS = string.ascii_letters + string.digits + "._-"
-MAX_NAME_LENGTH = 249
 #: Request timeouts: long enough for a loaded broker, short enough to fail a run quickly.
 TIMEOUT_MS = 5000
 #: CreateTopicsRequest.NO_NUM_PARTITIONS / NO_REPLICATION_FACTOR: the broker default (KIP-464, v4+).
 BROKER_DEFAULT = -1
-#: org/apache/kafka/common/config/ConfigResource.java, Type.TOPIC.
-TOPIC = 2
-#: org/apache/kafka/clients/admin/AlterConfigOp.java, OpType ids.
-SET, DELETE, APPEND, SUBTRACT = 0, 1, 2, 3
 #: DeleteRecordsRequest.HIGH_WATERMARK: delete up to the high watermark.
 HIGH_WATERMARK = -1
-INT32_MIN, INT32_MAX = -(1 << 31), (1 << 31) - 1
-INT64_MAX = (1 << 63) - 1
+INT32_MIN, INT32_MAX = INT32
+INT64_MAX = INT64[1]
+#: Kept for other modules (conformance/batches.py, provoke.py, test_version_equivalence.py,
+#: test_delete_topics.py import them from here): the protocol's enum values and the
+#: reference's names, to be imported from protocol.apis / conformance.reference instead.
+#: Plain ints, not the enum members: batches.py prints drawn items with repr() into result
+#: messages, which must keep their text.
+TOPIC = int(ConfigResourceType.TOPIC)
+SET, DELETE, APPEND, SUBTRACT = (int(op) for op in (AlterConfigOp.SET, AlterConfigOp.DELETE,
+                                                     AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT))
 
 
 # -- topic names ---------------------------------------------------------------------------
@@ -38,11 +42,6 @@ def _check_prefix(prefix: str) -> str:
     if not prefix or len(prefix) > 200 or set(prefix) - set(LEGAL_CHARS) or set(prefix) == {"."}:
         raise ValueError(f"run prefix {prefix!r} must be 1..200 of {LEGAL_CHARS!r}, not only dots")
     return prefix
-
-
-def collision_key(name: str) -> str:
-    """Topic.unifyCollisionChars: '.' and '_' collide, so 'a.b' and 'a_b' cannot coexist."""
-    return name.replace(".", "_")
 
 
 def valid_topic_names(prefix: str) -> SearchStrategy[str]:
@@ -107,44 +106,61 @@ def _ints(lo, hi=INT32_MAX):
     return st.integers(lo, hi).map(str)
 
 
+def _from_min(key, hi=None):
+    """Valid: from ``key``'s lower bound (the reference's ``atLeast``) up to ``hi``
+    (default: the largest value of its type)."""
+    top = {"int": INT32_MAX, "long": INT64_MAX}[CONFIGS[key].type]
+    return _ints(CONFIGS[key].min, top if hi is None else hi)
+
+
+def _below_min(key, lo):
+    """Refused: ``lo`` up to one below ``key``'s lower bound."""
+    return _ints(lo, CONFIGS[key].min - 1)
+
+
 _NOT_A_NUMBER = st.sampled_from(["abc", "1.5", "0x10", "1e3", "ten"])
 _NOT_A_BOOL = st.sampled_from(["yes", "1", "on", "maybe"])
 
-#: name -> (valid values, invalid values), from the ConfigDef in
-#: storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java (Kafka 4).
+#: name -> (valid values, invalid values) for the reference's non-throttled topic configs
+#: (conformance/reference/topic_config.py: LogConfig's ConfigDef): bounds and allowed
+#: values are the reference's, the ranges drawn from them realistic ones.
 TOPIC_CONFIGS: dict[str, tuple[SearchStrategy[str], SearchStrategy[str]]] = {
     "cleanup.policy": (st.sampled_from(["delete", "compact", "compact,delete", "delete,compact"]),
                        st.sampled_from(["purge", "compact,purge", "Delete"])),
-    "retention.ms": (_ints(-1, INT64_MAX), _NOT_A_NUMBER | _ints(-1000, -2)),
+    "retention.ms": (_from_min("retention.ms"), _NOT_A_NUMBER | _below_min("retention.ms", -1000)),
+    # no bound: every LONG is valid; drawn from -1 (no limit) up
     "retention.bytes": (_ints(-1, INT64_MAX), _NOT_A_NUMBER),
-    # valid on every line (>= 1 MiB, 4.0's floor; <= 1 GiB, the default, for the disks' sake);
+    # valid on every line (>= 1 MiB, 4.1's floor; <= 1 GiB, the default, for the disks' sake);
     # refused: below the floor of the broker's line (drawn when the check runs)
     "segment.bytes": (_ints(1 << 20, 1 << 30), _NOT_A_NUMBER
                       | st.integers(0, (1 << 20) - 1).map(lambda n: str(n % SEGMENT_BYTES_MIN.now()))
                       | st.just(str(INT32_MAX + 1))),
-    "segment.ms": (_ints(1, INT64_MAX), _NOT_A_NUMBER | _ints(-1000, 0)),
-    "max.message.bytes": (_ints(0), _NOT_A_NUMBER | _ints(INT32_MIN, -1)),
-    "min.insync.replicas": (_ints(1, 3), _NOT_A_NUMBER | _ints(-10, 0)),
-    "delete.retention.ms": (_ints(0, INT64_MAX), _NOT_A_NUMBER | _ints(-1000, -1)),
-    "file.delete.delay.ms": (_ints(0, INT64_MAX), _NOT_A_NUMBER | _ints(-1000, -1)),
-    "index.interval.bytes": (_ints(0), _NOT_A_NUMBER | _ints(-1000, -1)),
+    "segment.ms": (_from_min("segment.ms"), _NOT_A_NUMBER | _below_min("segment.ms", -1000)),
+    "max.message.bytes": (_from_min("max.message.bytes"),
+                          _NOT_A_NUMBER | _below_min("max.message.bytes", INT32_MIN)),
+    "min.insync.replicas": (_from_min("min.insync.replicas", 3),
+                            _NOT_A_NUMBER | _below_min("min.insync.replicas", -10)),
+    "delete.retention.ms": (_from_min("delete.retention.ms"),
+                            _NOT_A_NUMBER | _below_min("delete.retention.ms", -1000)),
+    "file.delete.delay.ms": (_from_min("file.delete.delay.ms"),
+                             _NOT_A_NUMBER | _below_min("file.delete.delay.ms", -1000)),
+    "index.interval.bytes": (_from_min("index.interval.bytes"),
+                             _NOT_A_NUMBER | _below_min("index.interval.bytes", -1000)),
     "min.cleanable.dirty.ratio": (st.sampled_from(["0", "0.5", "0.01", "1", "1.0"]),
                                   st.sampled_from(["1.5", "-0.1", "half"])),
-    "compression.type": (st.sampled_from(["uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"]),
+    "compression.type": (st.sampled_from(CONFIGS["compression.type"].values),
                          st.sampled_from(["brotli", "deflate", "none"])),
-    "message.timestamp.type": (st.sampled_from(["CreateTime", "LogAppendTime"]),
+    "message.timestamp.type": (st.sampled_from(CONFIGS["message.timestamp.type"].values),
                                st.sampled_from(["NoTimestampType", "ServerTime"])),
     "unclean.leader.election.enable": (st.sampled_from(["true", "false"]), _NOT_A_BOOL),
 }
 
 _REPLICA = st.builds("{}:{}".format, st.integers(0, 7), st.integers(0, 3))
-#: LIST-typed topic configs and elements APPEND/SUBTRACT take (IncrementalAlterConfigs,
-#: KIP-339); the throttled-replica lists are QuotaConfig's, validated by
-#: ThrottledReplicaListValidator ("*" or partition:broker items).
+#: The reference's LIST-typed topic configs and elements APPEND/SUBTRACT take
+#: (IncrementalAlterConfigs, KIP-339); the throttled-replica lists' elements are
+#: partition:broker items (ThrottledReplicaListValidator).
 LIST_CONFIGS: dict[str, SearchStrategy[str]] = {
-    "cleanup.policy": st.sampled_from(["delete", "compact"]),
-    "leader.replication.throttled.replicas": _REPLICA,
-    "follower.replication.throttled.replicas": _REPLICA,
+    k: (_REPLICA if CONFIGS[k].item_pattern else st.sampled_from(["delete", "compact"])) for k in sorted(LIST_KEYS)
 }
 
 
@@ -194,10 +210,10 @@ def _config_pairs():
 
 def _incremental_op():
     return st.one_of(
-        topic_config_entries().map(lambda kv: {"name": kv[0], "config_operation": SET, "value": kv[1]}),
+        topic_config_entries().map(lambda kv: {"name": kv[0], "config_operation": AlterConfigOp.SET, "value": kv[1]}),
         st.sampled_from(sorted(TOPIC_CONFIGS)).map(
-            lambda k: {"name": k, "config_operation": DELETE, "value": None}),
-        st.tuples(list_config_elements(), st.sampled_from([APPEND, SUBTRACT])).map(
+            lambda k: {"name": k, "config_operation": AlterConfigOp.DELETE, "value": None}),
+        st.tuples(list_config_elements(), st.sampled_from([AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT])).map(
             lambda t: {"name": t[0][0], "config_operation": t[1], "value": t[0][1]}),
     )
 
@@ -238,12 +254,12 @@ def _delete_records(v, names, item):
 
 def _describe_configs(v, names, item):
     keys = st.none() | st.lists(st.sampled_from(sorted(TOPIC_CONFIGS)), max_size=3, unique=True)
-    res = item("resources", resource_type=TOPIC, resource_name=names, configuration_keys=keys)
+    res = item("resources", resource_type=ConfigResourceType.TOPIC, resource_name=names, configuration_keys=keys)
     return {"resources": _topic_list(res, "resource_name")}
 
 
 def _alter_configs(v, names, item):
-    res = item("resources", resource_type=TOPIC, resource_name=names, configs=_config_pairs())
+    res = item("resources", resource_type=ConfigResourceType.TOPIC, resource_name=names, configs=_config_pairs())
     return {"resources": _topic_list(res, "resource_name")}
 
 
@@ -254,13 +270,14 @@ def _create_partitions(v, names, item):
 
 def _incremental_alter_configs(v, names, item):
     ops = st.lists(_incremental_op(), max_size=schema.MAX_ITEMS, unique_by=lambda c: c["name"])
-    res = item("resources", resource_type=TOPIC, resource_name=names, configs=ops)
+    res = item("resources", resource_type=ConfigResourceType.TOPIC, resource_name=names, configs=ops)
     return {"resources": _topic_list(res, "resource_name")}
 
 
-_ADMIN = {3: _metadata, 18: _api_versions, 19: _create_topics, 20: _delete_topics,
-          21: _delete_records, 32: _describe_configs, 33: _alter_configs,
-          37: _create_partitions, 44: _incremental_alter_configs}
+_ADMIN = {ApiKey.Metadata: _metadata, ApiKey.ApiVersions: _api_versions, ApiKey.CreateTopics: _create_topics,
+          ApiKey.DeleteTopics: _delete_topics, ApiKey.DeleteRecords: _delete_records,
+          ApiKey.DescribeConfigs: _describe_configs, ApiKey.AlterConfigs: _alter_configs,
+          ApiKey.CreatePartitions: _create_partitions, ApiKey.IncrementalAlterConfigs: _incremental_alter_configs}
 
 
 def admin_request(api_key: int, version: int, prefix: str, names: SearchStrategy | None = None,

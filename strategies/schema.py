@@ -26,12 +26,12 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from protocol import codec
+from protocol.apis import ZERO_UUID
 
 #: Default largest array length; keeps examples (and broker work) small.
 MAX_ITEMS = 3
 #: Override value that leaves a field out of the body (a tagged field then reads as its default).
 OMIT = object()
-ZERO_UUID = uuid.UUID(int=0)
 
 _SCALARS = {
     "int8": st.integers(-(1 << 7), (1 << 7) - 1),

@@ -4,13 +4,18 @@ from __future__ import annotations
 import uuid
 
 from conformance import cluster_model as cm
+from conformance.config_model import valid_value
+from conformance.reference import topic_config
 from conformance.stateful import Strategies, render
+from protocol.apis import ApiKey, ConfigSource
+from protocol.errors import Errors
 
 SUB = "kac-abc-s1-1"
 
 
 def model(**defaults) -> cm.Model:
-    d = cm.Defaults(configs={"cleanup.policy": ("delete", 5), "retention.ms": ("604800000", 5)},
+    default = ConfigSource.DEFAULT_CONFIG
+    d = cm.Defaults(configs={"cleanup.policy": ("delete", default), "retention.ms": ("604800000", default)},
                     configs_known=True, **defaults)
     return cm.Model(SUB, d)
 
@@ -24,7 +29,7 @@ def create(m, *items, validate_only=False, version=7):
 def apply(expects, codes=None):
     for e in expects:
         code = (codes or {}).get(e.key, min(e.allowed))
-        if code == cm.NONE and e.effect:
+        if code == Errors.NONE and e.effect:
             e.effect({"num_partitions": -1})
 
 
@@ -34,18 +39,20 @@ def n(slot):
 
 def test_create_topics_checks_in_kafkas_order():
     m = model()
-    assert create(m, {"name": n("a"), "partitions": 2}) == {n("a"): {cm.NONE}}
+    assert create(m, {"name": n("a"), "partitions": 2}) == {n("a"): {Errors.NONE}}
     got = create(m, {"name": n("a"), "rf": 0}, {"name": n("b"), "configs": [["retention.ms", "abc"]], "rf": 0},
                  {"name": n("c"), "rf": 0, "partitions": 0}, {"name": n("d"), "partitions": 0, "rf": 2},
                  {"name": n("bad!")})
-    assert got == {n("a"): {36}, n("b"): {40}, n("c"): {38}, n("d"): {37}, n("bad!"): {17}}
+    assert got == {n("a"): {Errors.TOPIC_ALREADY_EXISTS}, n("b"): {Errors.INVALID_CONFIG},
+                   n("c"): {Errors.INVALID_REPLICATION_FACTOR}, n("d"): {Errors.INVALID_PARTITIONS},
+                   n("bad!"): {Errors.INVALID_TOPIC_EXCEPTION}}
     # a name twice: one INVALID_REQUEST entry, nothing created
     expects = m.create_topics([{"name": n("e"), "partitions": 1, "rf": 1, "configs": []}] * 2, False, 7)
-    assert [(e.key, e.allowed) for e in expects] == [(("name", n("e")), {42})]
+    assert [(e.key, e.allowed) for e in expects] == [(("name", n("e")), {Errors.INVALID_REQUEST})]
     # '.' and '_' collide with an existing topic
     create(m, {"name": n("x.y")})
-    assert create(m, {"name": n("x_y")}) == {n("x_y"): {17}}
-    assert create(m, {"name": n("x.y")}) == {n("x.y"): {36}}
+    assert create(m, {"name": n("x_y")}) == {n("x_y"): {Errors.INVALID_TOPIC_EXCEPTION}}
+    assert create(m, {"name": n("x.y")}) == {n("x.y"): {Errors.TOPIC_ALREADY_EXISTS}}
     # validate_only changes nothing
     create(m, {"name": n("f")}, validate_only=True)
     assert n("f") not in m.topics and m.topics[n("a")].partitions == 2
@@ -58,7 +65,8 @@ def test_delete_topics_duplicates_unknowns_and_ids():
     other = uuid.uuid4()
     expects = m.delete_topics([{"name": n("a")}, {"name": n("a")}, {"name": n("c")}, {"id": tid}, {"id": other}], 6)
     assert {e.key: e.allowed for e in expects} == {
-        ("name", n("a")): {42}, ("name", n("c")): {3}, ("id", tid): {0}, ("id", other): {100}}
+        ("name", n("a")): {Errors.INVALID_REQUEST}, ("name", n("c")): {Errors.UNKNOWN_TOPIC_OR_PARTITION},
+        ("id", tid): {Errors.NONE}, ("id", other): {Errors.UNKNOWN_TOPIC_ID}}
     apply(expects)
     assert set(m.topics) == {n("a")}
 
@@ -67,14 +75,17 @@ def test_incremental_alter_configs_semantics():
     m = model()
     create(m, {"name": n("a"), "configs": [["cleanup.policy", "compact"]]})
     codes = lambda res, vo=False: [e.allowed for e in m.incremental_alter(res, vo)]   # noqa: E731
-    assert codes([{"name": n("a"), "ops": []}, {"name": n("a"), "ops": []}]) == [{42}, {42}]
-    assert codes([{"name": n("a"), "ops": [["retention.ms", "SET", "1"], ["retention.ms", "DELETE", None]]}]) == [{42}]
-    assert codes([{"name": n("a"), "ops": [["retention.ms", "SET", None]]}]) == [{42}]
-    assert codes([{"name": n("a"), "ops": [["retention.ms", "APPEND", "1"]]}]) == [{40}]
-    assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "abc"]]}]) == [{40}]   # validator first
-    assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "3600000"]]}]) == [{3}]
-    assert codes([{"name": n("bad!"), "ops": []}]) == [{17}]
-    assert codes([{"name": n("a"), "ops": [[cm.UNKNOWN_KEY, "DELETE", None]]}]) == [{0, 40}]  # code reading only
+    assert codes([{"name": n("a"), "ops": []}, {"name": n("a"), "ops": []}]) == [{Errors.INVALID_REQUEST}] * 2
+    assert codes([{"name": n("a"), "ops": [["retention.ms", "SET", "1"], ["retention.ms", "DELETE", None]]}]) == [
+        {Errors.INVALID_REQUEST}]
+    assert codes([{"name": n("a"), "ops": [["retention.ms", "SET", None]]}]) == [{Errors.INVALID_REQUEST}]
+    assert codes([{"name": n("a"), "ops": [["retention.ms", "APPEND", "1"]]}]) == [{Errors.INVALID_CONFIG}]
+    assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "abc"]]}]) == [{Errors.INVALID_CONFIG}]   # validator first
+    assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "3600000"]]}]) == [
+        {Errors.UNKNOWN_TOPIC_OR_PARTITION}]
+    assert codes([{"name": n("bad!"), "ops": []}]) == [{Errors.INVALID_TOPIC_EXCEPTION}]
+    assert codes([{"name": n("a"), "ops": [[cm.UNKNOWN_KEY, "DELETE", None]]}]) == [
+        {Errors.NONE, Errors.INVALID_CONFIG}]                                       # code reading only
     apply(m.incremental_alter([{"name": n("a"), "ops": [["cleanup.policy", "APPEND", "delete"],
                                                          ["retention.ms", "SET", "3600000"]]}], False))
     assert m.topics[n("a")].configs == {"cleanup.policy": "compact,delete", "retention.ms": "3600000"}
@@ -84,7 +95,7 @@ def test_incremental_alter_configs_semantics():
     assert "retention.ms" not in m.topics[n("a")].configs
     # SUBTRACT everything: Kafka's verdict on an empty list is not pinned down
     expects = m.incremental_alter([{"name": n("a"), "ops": [["cleanup.policy", "SUBTRACT", "compact,delete"]]}], False)
-    assert [e.allowed for e in expects] == [{0, 40}]
+    assert [e.allowed for e in expects] == [{Errors.NONE, Errors.INVALID_CONFIG}]
     # APPEND to a key the topic does not override: the base is unknown, the element certain
     create(m, {"name": n("b")})
     apply(m.incremental_alter([{"name": n("b"), "ops": [["cleanup.policy", "APPEND", "compact"]]}], False))
@@ -97,18 +108,20 @@ def test_alter_configs_replaces_the_whole_map():
     create(m, {"name": n("a"), "configs": [["cleanup.policy", "compact"]]})
     apply(m.alter_configs([{"name": n("a"), "configs": [["retention.ms", "3600000"]]}], False))
     assert m.topics[n("a")].configs == {"retention.ms": "3600000"}
-    assert [e.allowed for e in m.alter_configs([{"name": n("a"), "configs": [["retention.ms", None]]}], False)] == [{42}]
+    assert [e.allowed for e in m.alter_configs([{"name": n("a"), "configs": [["retention.ms", None]]}], False)] == [
+        {Errors.INVALID_REQUEST}]
 
 
 def test_describe_configs_against_defaults_and_overrides():
     m = model()
     create(m, {"name": n("a"), "configs": [["retention.ms", "3600000"]]})
     t = m.topics[n("a")]
-    ok = {"cleanup.policy": {"value": "delete", "config_source": 5},
-          "retention.ms": {"value": "3600000", "config_source": 1}}
+    default, override = ConfigSource.DEFAULT_CONFIG, ConfigSource.TOPIC_CONFIG
+    ok = {"cleanup.policy": {"value": "delete", "config_source": default},
+          "retention.ms": {"value": "3600000", "config_source": override}}
     assert m.config_problem(t, ok, 4) is None
-    assert "config_source 5" in m.config_problem(t, {**ok, "retention.ms": {"value": "3600000", "config_source": 5}}, 4)
-    assert m.config_problem(t, {**ok, "retention.ms": {"value": "3600000", "config_source": 5}}, 0) is None
+    assert "config_source 5" in m.config_problem(t, {**ok, "retention.ms": {"value": "3600000", "config_source": default}}, 4)
+    assert m.config_problem(t, {**ok, "retention.ms": {"value": "3600000", "config_source": default}}, 0) is None
     assert "does not list" in m.config_problem(t, {"retention.ms": ok["retention.ms"]}, 4)
     assert m.config_problem(t, {"retention.ms": ok["retention.ms"]}, 4, keys=["retention.ms", cm.UNKNOWN_KEY]) is None
 
@@ -119,22 +132,36 @@ def test_delete_records_low_watermark_policy_and_ranges():
     m.produced(n("a"), 0, 5)
     dr = lambda parts, name=n("a"): m.delete_records([{"name": name, "partitions": parts}])   # noqa: E731
     [e] = dr([[0, 3]])
-    assert e.allowed == {0} and e.verify({"low_watermark": 3}) is None and e.verify({"low_watermark": 2})
+    assert e.allowed == {Errors.NONE} and e.verify({"low_watermark": 3}) is None and e.verify({"low_watermark": 2})
     e.effect({})
     [e] = dr([[0, 1]])
-    assert e.allowed == {0} and e.verify({"low_watermark": 3}) is None      # never moves back
-    assert [x.allowed for x in dr([[0, 6], [0, -1]])] == [{0}]               # last offset wins, -1 = HW
-    assert [x.allowed for x in dr([[0, 6]])] == [{1}]
-    assert [x.allowed for x in dr([[0, -2]])] == [{1}]
-    assert [x.allowed for x in dr([[2, 0]])] == [{3}]
-    assert [x.allowed for x in dr([[0, 0]], n("c"))] == [{44}]
-    assert [x.allowed for x in dr([[0, 0]], n("zz"))] == [{3}]
+    assert e.allowed == {Errors.NONE} and e.verify({"low_watermark": 3}) is None      # never moves back
+    assert [x.allowed for x in dr([[0, 6], [0, -1]])] == [{Errors.NONE}]               # last offset wins, -1 = HW
+    assert [x.allowed for x in dr([[0, 6]])] == [{Errors.OFFSET_OUT_OF_RANGE}]
+    assert [x.allowed for x in dr([[0, -2]])] == [{Errors.OFFSET_OUT_OF_RANGE}]
+    assert [x.allowed for x in dr([[2, 0]])] == [{Errors.UNKNOWN_TOPIC_OR_PARTITION}]
+    assert [x.allowed for x in dr([[0, 0]], n("c"))] == [{Errors.POLICY_VIOLATION}]
+    assert [x.allowed for x in dr([[0, 0]], n("zz"))] == [{Errors.UNKNOWN_TOPIC_OR_PARTITION}]
     assert [x.allowed for x in m.delete_records([{"name": n("c"), "partitions": [[0, 0]]}],
-                                                 frozenset({n("c")}))] == [{0, 44}]   # policy change in flight
+                                                 frozenset({n("c")}))] == [
+        {Errors.NONE, Errors.POLICY_VIOLATION}]                                      # policy change in flight
+
+
+def test_the_values_s1_draws_are_judged_as_the_reference_judges_them():
+    """S1 draws only values whose verdict is certain; the rules are the reference's."""
+    for key, values in cm.VALID_VALUES.items():
+        assert key in topic_config.CONFIGS
+        assert all(valid_value(key, v) is True and cm.value_verdict(key, v) is True for v in values), key
+    for key, values in cm.INVALID_VALUES.items():
+        assert all(valid_value(key, v) is False and cm.value_verdict(key, v) is False for v in values), key
+    assert set(cm.POLICY_ELEMENTS) == set(topic_config.CONFIGS["cleanup.policy"].values)
+    assert cm.LIST_KEYS == topic_config.LIST_KEYS and cm.UNKNOWN_KEY not in topic_config.CONFIGS
+    assert cm.value_verdict(cm.UNKNOWN_KEY, "1") is False
 
 
 def test_match_pairs_entries_by_key_and_counts_them():
-    expects = [cm.Expect(("name", "a"), frozenset({0}), "x"), cm.Expect(("name", "b"), frozenset({42}), "y")]
+    expects = [cm.Expect(("name", "a"), frozenset({Errors.NONE}), "x"),
+               cm.Expect(("name", "b"), frozenset({Errors.INVALID_REQUEST}), "y")]
     assert cm.match(expects, [(("name", "a"), 0, {}), (("name", "b"), 42, {})])[0] is None
     assert "2 result(s)" in cm.match(expects, [(("name", "a"), 0, {})] * 2 + [(("name", "b"), 42, {})])[0]
     assert "no result for b" in cm.match(expects, [(("name", "a"), 0, {})])[0]
@@ -160,12 +187,14 @@ def test_strategies_draw_every_advertised_version_and_json_operations():
     from hypothesis import given, settings, strategies as st
 
     class Ctx:
-        focus = 19
+        focus = ApiKey.CreateTopics
         watch_logs = True
         watch_configs = True
         defaults = cm.Defaults()
-        ranges = {3: (0, 12), 19: (2, 7), 20: (1, 6), 21: (0, 2), 32: (1, 4), 33: (0, 2), 37: (0, 3), 44: (0, 1),
-                  0: (3, 11), 2: (1, 9)}
+        ranges = {ApiKey.Metadata: (0, 12), ApiKey.CreateTopics: (2, 7), ApiKey.DeleteTopics: (1, 6),
+                  ApiKey.DeleteRecords: (0, 2), ApiKey.DescribeConfigs: (1, 4), ApiKey.AlterConfigs: (0, 2),
+                  ApiKey.CreatePartitions: (0, 3), ApiKey.IncrementalAlterConfigs: (0, 1),
+                  ApiKey.Produce: (3, 11), ApiKey.ListOffsets: (1, 9)}
 
     seen = set()
 

@@ -5,16 +5,23 @@ from __future__ import annotations
 from hypothesis import given, settings, strategies as st
 
 from conformance.config_model import (
-    APPEND, DELETE, INVALID_CONFIG, NONE, SET, SUBTRACT, TOPIC_CONFIG, Described, Observation,
-    TopicConfigModel, Write, changes, history_violations, normalise, valid_value,
+    Described, Observation, TopicConfigModel, Write, changes, history_violations, normalise, valid_value,
 )
+from conformance.reference.topic_config import CONFIGS
+from protocol.apis import AlterConfigOp, ConfigSource
+from protocol.errors import Errors
 from strategies.configs import BOUNDARY_VALUES, c1_sequences, c3_cases, c4_cases, invalid_values, valid_values
 from strategies.domain import LIST_CONFIGS, TOPIC_CONFIGS
 
 KEYS = sorted(set(TOPIC_CONFIGS) | set(LIST_CONFIGS))
-FRESH = {"cleanup.policy": Described("delete", 5), "retention.ms": Described("604800000", 5),
-         "leader.replication.throttled.replicas": Described("", 5),
-         "min.cleanable.dirty.ratio": Described("0.5", 5)}
+DEFAULT = ConfigSource.DEFAULT_CONFIG
+FRESH = {"cleanup.policy": Described("delete", DEFAULT), "retention.ms": Described("604800000", DEFAULT),
+         "leader.replication.throttled.replicas": Described("", DEFAULT),
+         "min.cleanable.dirty.ratio": Described("0.5", DEFAULT)}
+
+
+def test_the_strategies_draw_every_key_of_the_reference():
+    assert set(KEYS) == set(CONFIGS)
 
 
 @settings(max_examples=300)
@@ -32,7 +39,7 @@ def test_the_model_can_judge_every_generated_sequence(case):
     for ops in case["steps"]:
         assert len({o[0] for o in ops}) == len(ops)
         code, model = model.incremental([tuple(o) for o in ops])
-        assert code in (NONE, INVALID_CONFIG)
+        assert code in (Errors.NONE, Errors.INVALID_CONFIG)
 
 
 @settings(max_examples=100)
@@ -40,41 +47,41 @@ def test_the_model_can_judge_every_generated_sequence(case):
 def test_c3_and_c4_cases_have_the_shape_the_properties_expect(c3, c4i, c4l):
     assert c3["x"][0] != c3["y"][0]
     assert all(len(o) == 3 for o in c4i["ops"] + c4l["ops"])
-    assert all(o[1] == SET for o in c4l["ops"])
+    assert all(o[1] == AlterConfigOp.SET for o in c4l["ops"])
 
 
 def test_append_starts_from_the_configdef_default_and_never_duplicates():
     m = TopicConfigModel(dict(FRESH))
-    code, m = m.incremental([("cleanup.policy", APPEND, "compact")])
-    assert (code, m.overrides) == (NONE, {"cleanup.policy": "delete,compact"})
-    code, m = m.incremental([("cleanup.policy", APPEND, "delete,compact")])
+    code, m = m.incremental([("cleanup.policy", AlterConfigOp.APPEND, "compact")])
+    assert (code, m.overrides) == (Errors.NONE, {"cleanup.policy": "delete,compact"})
+    code, m = m.incremental([("cleanup.policy", AlterConfigOp.APPEND, "delete,compact")])
     assert m.overrides["cleanup.policy"] == "delete,compact"
-    code, m = m.incremental([("cleanup.policy", SUBTRACT, "delete,compact")])
+    code, m = m.incremental([("cleanup.policy", AlterConfigOp.SUBTRACT, "delete,compact")])
     assert m.overrides["cleanup.policy"] == ""           # an empty override, not a DELETE
-    code, m = m.incremental([("cleanup.policy", DELETE, None)])
+    code, m = m.incremental([("cleanup.policy", AlterConfigOp.DELETE, None)])
     assert m.overrides == {} and m.expected()["cleanup.policy"] == FRESH["cleanup.policy"]
 
 
 def test_subtract_of_an_absent_value_on_an_unset_key_still_writes_an_override():
-    code, m = TopicConfigModel(dict(FRESH)).incremental([("cleanup.policy", SUBTRACT, "compact")])
-    assert code == NONE and m.overrides == {"cleanup.policy": "delete"}
-    assert m.expected()["cleanup.policy"].source == TOPIC_CONFIG
+    code, m = TopicConfigModel(dict(FRESH)).incremental([("cleanup.policy", AlterConfigOp.SUBTRACT, "compact")])
+    assert code == Errors.NONE and m.overrides == {"cleanup.policy": "delete"}
+    assert m.expected()["cleanup.policy"].source == ConfigSource.TOPIC_CONFIG
 
 
 def test_list_operations_on_other_keys_and_bad_values_fail_the_whole_resource():
     m = TopicConfigModel(dict(FRESH))
-    for ops in ([("retention.ms", APPEND, "5")], [("conformance.x", SUBTRACT, "a")],
-                [("retention.ms", SET, "1"), ("segment.ms", SET, "0")],
-                [("conformance.x", SET, "1")]):
+    for ops in ([("retention.ms", AlterConfigOp.APPEND, "5")], [("conformance.x", AlterConfigOp.SUBTRACT, "a")],
+                [("retention.ms", AlterConfigOp.SET, "1"), ("segment.ms", AlterConfigOp.SET, "0")],
+                [("conformance.x", AlterConfigOp.SET, "1")]):
         code, after = m.incremental(ops)
-        assert code == INVALID_CONFIG and after.overrides == {}, ops
-    assert m.incremental([("conformance.x", DELETE, None)])[0] == NONE
+        assert code == Errors.INVALID_CONFIG and after.overrides == {}, ops
+    assert m.incremental([("conformance.x", AlterConfigOp.DELETE, None)])[0] == Errors.NONE
 
 
 def test_legacy_alter_configs_replaces_the_override_map():
     m = TopicConfigModel(dict(FRESH), {"retention.ms": "1"})
     code, after = m.replace({"cleanup.policy": "compact"})
-    assert code == NONE and after.overrides == {"cleanup.policy": "compact"}
+    assert code == Errors.NONE and after.overrides == {"cleanup.policy": "compact"}
 
 
 def test_values_compare_by_meaning_for_their_type():
@@ -83,8 +90,8 @@ def test_values_compare_by_meaning_for_their_type():
     assert normalise("cleanup.policy", "compact,delete") != normalise("cleanup.policy", "delete,compact")
     assert normalise("retention.ms", "10") != normalise("retention.ms", "10.0")
     m = TopicConfigModel(dict(FRESH), {"retention.ms": "5"})
-    assert m.differences({**FRESH, "retention.ms": Described("5", TOPIC_CONFIG)}) == []
-    assert m.differences({**FRESH, "retention.ms": Described("5", 5)})          # wrong source
+    assert m.differences({**FRESH, "retention.ms": Described("5", ConfigSource.TOPIC_CONFIG)}) == []
+    assert m.differences({**FRESH, "retention.ms": Described("5", DEFAULT)})          # wrong source
     assert changes(FRESH, dict(FRESH)) == []
 
 
@@ -113,3 +120,15 @@ def test_every_boundary_value_is_one_logconfig_refuses_and_just_inside_it_accept
     for key, value in BOUNDARY_VALUES:
         assert valid_value(key, value) is False, (key, value)
         assert all(valid_value(key, v) is True for v in inside[key]), key
+
+
+def test_the_reference_follows_the_release_line_and_lists_kafkas_defaults():
+    from conformance.reference import releases
+    try:
+        releases.use((4, 0))
+        assert valid_value("segment.bytes", "14") is True and valid_value("segment.bytes", "13") is False
+        releases.use((4, 1))
+        assert valid_value("segment.bytes", "14") is False and valid_value("segment.bytes", str(1 << 20)) is True
+    finally:
+        releases.use(None)
+    assert all(CONFIGS[k].default == d.value for k, d in FRESH.items())

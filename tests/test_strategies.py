@@ -2,12 +2,13 @@
 says, domain values on the right side of Kafka's rules, and the run prefix always there."""
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import HealthCheck, find, given, settings, strategies as st
 
+from conformance.config_model import valid_value
+from conformance.reference import topic_config, topic_names
 from protocol import codec
+from protocol.apis import AlterConfigOp, ApiKey, ConfigResourceType
 from strategies import domain, schema
 
 PREFIX = "kac-t3st."
@@ -16,47 +17,21 @@ IDS = [f"{codec.APIS[k].name}-v{v}" for k, v in CASES]
 FEW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-# -- oracles, written from Kafka's sources -------------------------------------------------
+# -- the reference the strategies draw from, against Kafka's own tests ----------------------
 
-def kafka_topic_error(name: str) -> str | None:
-    """org.apache.kafka.common.internals.Topic.validate, in its order of checks."""
-    if name == "":
-        return "empty"
-    if name in (".", ".."):
-        return "dot"
-    if len(name.encode("utf-16-le")) // 2 > 249:  # Java String.length(): UTF-16 units
-        return "too long"
-    if not re.fullmatch(r"[a-zA-Z0-9._-]+", name):
-        return "illegal character"
-    return None
+#: apache/kafka clients/src/test/java/org/apache/kafka/common/internals/TopicTest.java
+#: shouldAcceptValidTopicNames / shouldThrowOnInvalidTopicNames /
+#: shouldRecognizeInvalidCharactersInTopicNames, with the reason Topic.validate gives.
+KAFKA_VALID_NAMES = ["valid", "TOPIC", "nAmEs", "ar6", "VaL1d", "_0-9_.", "...", "a" * 249]
+KAFKA_INVALID_NAMES = {"": "empty", ".": "dot", "..": "dot", "a" * 250: "too long", "foo bar": "illegal character",
+                       "foo:bar": "illegal character", "foo=bar": "illegal character", "\u00e9": "illegal character",
+                       "\U0001F600" * 125: "too long"}
 
 
-def _long(lo=-(1 << 63)):
-    return lambda v: re.fullmatch(r"-?\d+", v) is not None and lo <= int(v) < 1 << 63
-
-
-def _int(lo=-(1 << 31)):
-    return lambda v: re.fullmatch(r"-?\d+", v) is not None and lo <= int(v) < 1 << 31
-
-
-def _ratio(v):
-    try:
-        return 0 <= float(v) <= 1
-    except ValueError:
-        return False
-
-
-#: LogConfig.java's validators, per config (ConfigDef: atLeast, between, ValidList.in, in).
-CONFIG_RULES = {
-    "cleanup.policy": lambda v: set(v.split(",")) <= {"delete", "compact"},
-    "retention.ms": _long(-1), "retention.bytes": _long(), "segment.bytes": _int(1 << 20),
-    "segment.ms": _long(1), "max.message.bytes": _int(0), "min.insync.replicas": _int(1),
-    "delete.retention.ms": _long(0), "file.delete.delay.ms": _long(0),
-    "index.interval.bytes": _int(0), "min.cleanable.dirty.ratio": _ratio,
-    "compression.type": lambda v: v in {"uncompressed", "zstd", "lz4", "snappy", "gzip", "producer"},
-    "message.timestamp.type": lambda v: v in {"CreateTime", "LogAppendTime"},
-    "unclean.leader.election.enable": lambda v: v.lower() in {"true", "false"},
-}
+def test_topic_name_rules_follow_kafkas_topic_test():
+    assert all(topic_names.name_error(n) is None for n in KAFKA_VALID_NAMES)
+    assert {n: topic_names.name_error(n) for n in KAFKA_INVALID_NAMES} == KAFKA_INVALID_NAMES
+    assert topic_names.collision_key("a.b") == topic_names.collision_key("a_b") != topic_names.collision_key("a-b")
 
 
 def assert_shape(node, version, body, path=""):
@@ -77,9 +52,9 @@ def assert_shape(node, version, body, path=""):
 
 def topic_names_in(api_key, body):
     """Every topic name an admin request body carries."""
-    if api_key in (32, 33, 44):
+    if api_key in (ApiKey.DescribeConfigs, ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs):
         return [r["resource_name"] for r in body["resources"]]
-    if api_key == 20 and "topic_names" in body:
+    if api_key == ApiKey.DeleteTopics and "topic_names" in body:
         return list(body["topic_names"])
     return [t["name"] for t in (body.get("topics") or [])]
 
@@ -89,7 +64,8 @@ def topic_names_in(api_key, body):
 def test_versions_are_all_schema_versions():
     for k, a in codec.APIS.items():
         assert schema.versions(k) == range(a.max_version + 1)
-    assert 0 in schema.versions(20) and codec.APIS[20].kafka_min_version == 1  # removed v0 kept
+    delete = ApiKey.DeleteTopics
+    assert 0 in schema.versions(delete) and codec.APIS[delete].kafka_min_version == 1  # removed v0 kept
 
 
 @pytest.mark.parametrize("api_key,version", CASES, ids=IDS)
@@ -109,8 +85,8 @@ def test_admin_requests_reach_every_version(api_key, version, data):
     frame = codec.encode_request(api_key, version, body, 1)
     assert codec.decode_request(frame[4:])[0]["api_version"] == version
     names = topic_names_in(api_key, body)
-    assert all(n.startswith(PREFIX) and kafka_topic_error(n) is None for n in names)
-    assert len({domain.collision_key(n) for n in names}) == len(names)
+    assert all(n.startswith(PREFIX) and topic_names.name_error(n) is None for n in names)
+    assert len({topic_names.collision_key(n) for n in names}) == len(names)
 
 
 @pytest.mark.parametrize("version,present,absent", [
@@ -119,38 +95,39 @@ def test_admin_requests_reach_every_version(api_key, version, data):
     (6, {"topics", "timeout_ms"}, {"topic_names"}),
 ])
 def test_delete_topics_fields(version, present, absent):
-    here = set(schema.fields_at(codec.APIS[20].request, version))
+    here = set(schema.fields_at(codec.APIS[ApiKey.DeleteTopics].request, version))
     assert present <= here and not absent & here
-    assert set(schema.fields_at(codec.APIS[20].request, 6, "topics")) == {"name", "topic_id"}
+    assert set(schema.fields_at(codec.APIS[ApiKey.DeleteTopics].request, 6, "topics")) == {"name", "topic_id"}
 
 
 def test_field_presence_by_version():
-    create = codec.APIS[19].request
+    create = codec.APIS[ApiKey.CreateTopics].request
     assert "validate_only" not in schema.fields_at(create, 0)
     assert "validate_only" in schema.fields_at(create, 1)
-    meta = codec.APIS[3].request
+    meta = codec.APIS[ApiKey.Metadata].request
     assert "allow_auto_topic_creation" not in schema.fields_at(meta, 3)
     assert "topics.topic_id" in schema.field_paths(meta, 10)
     assert "topics.topic_id" not in schema.field_paths(meta, 9)
-    assert "resources.configs.config_operation" in schema.field_paths(codec.APIS[44].request, 0)
+    assert "resources.configs.config_operation" in schema.field_paths(
+        codec.APIS[ApiKey.IncrementalAlterConfigs].request, 0)
 
 
 @FEW
 @given(data=st.data())
 def test_overrides(data):
-    body = data.draw(schema.request_body(20, 6, {"timeout_ms": 5000, "topics.name": st.just("x"),
-                                                 "topic_names": ["ignored at v6"]}))
+    body = data.draw(schema.request_body(ApiKey.DeleteTopics, 6, {"timeout_ms": 5000, "topics.name": st.just("x"),
+                                                                  "topic_names": ["ignored at v6"]}))
     assert body["timeout_ms"] == 5000 and all(t["name"] == "x" for t in body["topics"])
-    body = data.draw(schema.request_body(20, 3, {"timeout_ms": schema.OMIT, "topics.name": "x"}))
+    body = data.draw(schema.request_body(ApiKey.DeleteTopics, 3, {"timeout_ms": schema.OMIT, "topics.name": "x"}))
     assert set(body) == {"topic_names"}
     with pytest.raises(KeyError):
-        schema.request_body(20, 6, {"topics.nmae": "x"})
+        schema.request_body(ApiKey.DeleteTopics, 6, {"topics.nmae": "x"})
     with pytest.raises(ValueError):
-        schema.request_body(20, 7)
+        schema.request_body(ApiKey.DeleteTopics, 7)
 
 
 @FEW
-@given(body=schema.response_body(18, 3))
+@given(body=schema.response_body(ApiKey.ApiVersions, 3))
 def test_tagged_fields_are_optional(body):
     assert {"error_code", "api_keys", "throttle_time_ms"} <= set(body)
 
@@ -159,20 +136,20 @@ def test_tagged_fields_are_optional(body):
 
 @given(domain.valid_topic_names(PREFIX))
 def test_valid_topic_names(name):
-    assert name.startswith(PREFIX) and kafka_topic_error(name) is None
+    assert name.startswith(PREFIX) and topic_names.name_error(name) is None
 
 
 @given(domain.invalid_topic_names(PREFIX, labelled=True))
 def test_invalid_topic_names(case):
     reason, name = case
-    assert kafka_topic_error(name) == reason
+    assert topic_names.name_error(name) == reason
     if reason in ("too long", "illegal character"):
         assert name.startswith(PREFIX)
 
 
 @given(domain.invalid_topic_names())
 def test_invalid_topic_names_without_prefix(name):
-    assert kafka_topic_error(name) is not None
+    assert topic_names.name_error(name) is not None
 
 
 @pytest.mark.parametrize("prefix", ["", ".", "a/b", "x" * 201])
@@ -196,17 +173,18 @@ def test_counts(good_p, bad_p, good_rf, bad_rf):
 @given(domain.topic_config_entries())
 def test_valid_config_values(entry):
     name, value = entry
-    assert CONFIG_RULES[name](value), entry
+    assert valid_value(name, value) is True, entry
 
 
 @given(domain.topic_config_entries(valid=False))
 def test_invalid_config_values(entry):
     name, value = entry
-    assert not CONFIG_RULES[name](value), entry
+    assert valid_value(name, value) is False, entry
 
 
 def test_config_tables_agree():
-    assert set(CONFIG_RULES) == set(domain.TOPIC_CONFIGS)
+    assert set(domain.LIST_CONFIGS) == topic_config.LIST_KEYS
+    assert set(domain.TOPIC_CONFIGS) | set(domain.LIST_CONFIGS) == set(topic_config.CONFIGS)
 
 
 @given(domain.list_config_elements())
@@ -223,37 +201,37 @@ def test_unknown_config_keys(key):
 @FEW
 @given(data=st.data(), version=st.integers(0, 1))
 def test_incremental_alter_configs_semantics(data, version):
-    body = data.draw(domain.admin_request(44, version, PREFIX))
+    body = data.draw(domain.admin_request(ApiKey.IncrementalAlterConfigs, version, PREFIX))
     for res in body["resources"]:
-        assert res["resource_type"] == domain.TOPIC
+        assert res["resource_type"] == ConfigResourceType.TOPIC
         assert len({c["name"] for c in res["configs"]}) == len(res["configs"])
         for c in res["configs"]:
             op = c["config_operation"]
-            assert op in (domain.SET, domain.DELETE, domain.APPEND, domain.SUBTRACT)
-            assert (c["value"] is None) == (op == domain.DELETE)
-            if op in (domain.APPEND, domain.SUBTRACT):
+            assert op in tuple(AlterConfigOp)
+            assert (c["value"] is None) == (op == AlterConfigOp.DELETE)
+            if op in (AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT):
                 assert c["name"] in domain.LIST_CONFIGS
 
 
 @FEW
 @given(data=st.data(), version=st.integers(0, 7))
 def test_create_topics_semantics(data, version):
-    body = data.draw(domain.admin_request(19, version, PREFIX))
+    body = data.draw(domain.admin_request(ApiKey.CreateTopics, version, PREFIX))
     assert body["timeout_ms"] == domain.TIMEOUT_MS
     assert ("validate_only" in body) == (version >= 1)
     for t in body["topics"]:
         assert t["assignments"] == []
         assert t["num_partitions"] >= 1 or (version >= 4 and t["num_partitions"] == -1)
         assert t["replication_factor"] >= 1 or (version >= 4 and t["replication_factor"] == -1)
-        assert all(CONFIG_RULES[c["name"]](c["value"]) for c in t["configs"])
+        assert all(valid_value(c["name"], c["value"]) is True for c in t["configs"])
 
 
 @FEW
 @given(data=st.data())
 def test_names_outside_the_prefix_are_refused(data):
     with pytest.raises(ValueError, match="outside the run prefix"):
-        data.draw(domain.admin_request(20, 6, PREFIX, names=st.just("someone-elses-topic")))
-    body = data.draw(domain.admin_request(20, 6, PREFIX, names=st.sampled_from(["", "."])))
+        data.draw(domain.admin_request(ApiKey.DeleteTopics, 6, PREFIX, names=st.just("someone-elses-topic")))
+    body = data.draw(domain.admin_request(ApiKey.DeleteTopics, 6, PREFIX, names=st.sampled_from(["", "."])))
     assert all(t["name"] in ("", ".") for t in body["topics"])
 
 
@@ -261,16 +239,16 @@ def test_names_outside_the_prefix_are_refused(data):
 @given(data=st.data())
 def test_admin_request_overrides_and_unknown_api(data):
     configs = [{"name": "retention.ms", "value": "x"}]
-    body = data.draw(domain.admin_request(19, 7, PREFIX, overrides={
+    body = data.draw(domain.admin_request(ApiKey.CreateTopics, 7, PREFIX, overrides={
         "validate_only": True, "topics.num_partitions": 0, "topics.configs": configs}))
     assert body["validate_only"] is True
     assert all(t["num_partitions"] == 0 and t["name"].startswith(PREFIX) for t in body["topics"])
     assert all(t["configs"] == configs for t in body["topics"])
-    body = data.draw(domain.admin_request(21, 2, PREFIX, overrides={"topics.partitions.offset": 7}))
+    body = data.draw(domain.admin_request(ApiKey.DeleteRecords, 2, PREFIX, overrides={"topics.partitions.offset": 7}))
     assert all(p["offset"] == 7 for t in body["topics"] for p in t["partitions"])
     with pytest.raises(ValueError):
-        domain.admin_request(44, 1, PREFIX, overrides={"resources.configs.value": "x"})
+        domain.admin_request(ApiKey.IncrementalAlterConfigs, 1, PREFIX, overrides={"resources.configs.value": "x"})
     with pytest.raises(ValueError):
-        domain.admin_request(20, 6, PREFIX, overrides={"topics.name": "someone-elses-topic"})
+        domain.admin_request(ApiKey.DeleteTopics, 6, PREFIX, overrides={"topics.name": "someone-elses-topic"})
     with pytest.raises(KeyError):
-        domain.admin_request(0, 3, PREFIX)
+        domain.admin_request(ApiKey.Produce, 3, PREFIX)
