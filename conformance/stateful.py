@@ -36,6 +36,16 @@ hypothesis, under a fresh sub-prefix on any broker.
 Where released Kafka's answer is not certain (marked *code reading* in the reference, or
 depending on broker configuration) the model accepts every candidate and follows the
 broker; the family properties (T, C, D, R, V) assert those points.
+
+Layout: one class per API (:class:`CreateTopics`, :class:`DeleteTopics`, ...), arranged as
+hypothesis arranges rules: each carries how its operation is drawn (its strategy in the
+row, and the precondition of its plain requests), how a drawn operation is resolved
+against the model (and which ``cluster_model.Model`` method predicts its answer), how it
+reads as a script line, how it is sent (``protocol.requests``) and how the answer's
+entries are read (``protocol.apis``). ``OPERATIONS`` lists them; the rest of this module
+(the driver, the invariants, the state machine, shrinking, replay) names no API it does
+not need itself. Adding an API to S1 is one class here, one model method, and its place
+in ``OPERATIONS``.
 """
 from __future__ import annotations
 
@@ -44,35 +54,25 @@ import time
 import uuid
 from contextlib import contextmanager
 
-from hypothesis import HealthCheck, Phase, settings, strategies as st
+from hypothesis import HealthCheck, Phase, seed, settings, strategies as st
 from hypothesis.errors import FlakyFailure
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+from hypothesis.strategies import SearchStrategy
 from kafka.record.memory_records import MemoryRecordsBuilder
 
-from protocol.codec import APIS
+from fixtures import waiting
 from fixtures.harness import BrokerGone, Unsupported, Violation
+from protocol import apis, requests
+from protocol.apis import AlterConfigOp, ApiKey, OffsetSpec
+from protocol.codec import APIS
+from protocol.errors import Errors, error_name
+from strategies import stateful as draws
 
 from . import cluster_model as cm
-from .reference.error_codes import error_name
 
 SOURCE = ("catalogue S1; docs/reference-semantics.md (apache/kafka ReplicationControlManager, "
           "ConfigurationControlManager, ControllerApis, ConfigAdminManager, ConfigHelper, KafkaApis, "
           "Partition.deleteRecordsOnLeader)")
-
-METADATA, PRODUCE, LIST_OFFSETS = 3, 0, 2
-CREATE_TOPICS, DELETE_TOPICS, DELETE_RECORDS = 19, 20, 21
-DESCRIBE_CONFIGS, ALTER_CONFIGS, CREATE_PARTITIONS, INCREMENTAL_ALTER_CONFIGS = 32, 33, 37, 44
-FOCUS_KEYS = (METADATA, CREATE_TOPICS, DELETE_TOPICS, DELETE_RECORDS, DESCRIBE_CONFIGS,
-              ALTER_CONFIGS, CREATE_PARTITIONS, INCREMENTAL_ALTER_CONFIGS)
-#: Rows whose invariants include DescribeConfigs of every topic.
-CONFIG_FOCUS = (CREATE_TOPICS, DESCRIBE_CONFIGS, ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS)
-#: Rows that produce records and check every partition's log start/end offsets.
-LOG_FOCUS = (CREATE_TOPICS, DELETE_TOPICS, DELETE_RECORDS, CREATE_PARTITIONS)
-NAMES = {METADATA: "Metadata", CREATE_TOPICS: "CreateTopics", DELETE_TOPICS: "DeleteTopics",
-         DELETE_RECORDS: "DeleteRecords", DESCRIBE_CONFIGS: "DescribeConfigs", ALTER_CONFIGS: "AlterConfigs",
-         CREATE_PARTITIONS: "CreatePartitions", INCREMENTAL_ALTER_CONFIGS: "IncrementalAlterConfigs",
-         PRODUCE: "Produce"}
-KEYS = {v: k for k, v in NAMES.items()}
 
 #: Steps per example, and the seconds hypothesis may spend shrinking one failure.
 STEPS = {"ci": 10, "dev": 20, "release": 40}
@@ -85,101 +85,324 @@ MINIMISE_SECONDS = {"ci": 2, "dev": 10, "release": 30}
 #: How long an observation may take to match the model (Kafka applies metadata and
 #: config changes asynchronously); shorter while shrinking a failure already confirmed
 #: (the minimal sequence is confirmed again with the full time before it is reported).
-SETTLE_SECONDS, SETTLE_WHILE_SHRINKING = 5.0, 0.4
+SETTLE_SECONDS, SETTLE_WHILE_SHRINKING = waiting.SETTLE_S, 0.4
 #: After a cleanup.policy change, how long a partition's log may still use the old policy.
 POLICY_SETTLE_SECONDS = 2.0
-TIMEOUT_MS = 5000
-TRANSIENT = {3, 5, 6}     # UNKNOWN_TOPIC_OR_PARTITION, LEADER_NOT_AVAILABLE, NOT_LEADER_OR_FOLLOWER
-EARLIEST, LATEST = -2, -1
-TOPIC_RESOURCE = 2
+#: Produce answers that mean the partition is not ready yet (asked again until it settles).
+TRANSIENT = {Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.LEADER_NOT_AVAILABLE, Errors.NOT_LEADER_OR_FOLLOWER}
+#: The lowest ListOffsets version the log rows' invariant reads offsets with.
+LIST_OFFSETS_SINCE = 1
 SCRIPT_LINES_IN_MESSAGE = 12
 
-SLOTS = ("a", "b", "c")
-#: Slots of plain requests: two, so that plain deletes and creates often hit the same name
-#: (re-creation is where stale state shows).
-PLAIN_SLOTS = ("a", "b")
-#: Slot draws in a focused API: mostly ordinary, sometimes the colliding pair or a bad name.
-FOCUS_SLOTS = ("a", "b", "c", "a", "b", "c", "x.y", "x_y", "bad!")
-
-
-# =========================================================================================
-# Operations: what a step does, as JSON. Drawn with symbolic parts (deltas, offset choices),
-# resolved against the model into the concrete operation that is sent and recorded.
-# =========================================================================================
-
-def _pairs(values: dict) -> list[list]:
-    return [[k, v] for k in sorted(values) for v in values[k]]
-
-
-VALID_PAIRS = _pairs(cm.VALID_VALUES)
-BAD_PAIRS = _pairs(cm.INVALID_VALUES) + [[cm.UNKNOWN_KEY, "1"], ["retention.ms", None]]
+#: The config pairs operations draw: only values whose verdict is certain (the model's tables).
+VALID_PAIRS = draws.table_pairs(cm.VALID_VALUES)
+BAD_PAIRS = draws.table_pairs(cm.INVALID_VALUES) + [[cm.UNKNOWN_KEY, "1"], ["retention.ms", None]]
 KNOWN_KEYS = sorted(cm.VALID_VALUES)
 
 
 class Strategies:
-    """The operation strategies of one check (depend on the broker's ranges and the focus)."""
+    """What the operations of one check (row) draw from: the broker's version ranges, the
+    focus, the broker count. ``ctx`` needs ``focus``, ``ranges``, ``defaults``,
+    ``watch_logs`` and ``watch_configs``."""
 
     def __init__(self, ctx: "Context"):
         self.ctx = ctx
 
     def version(self, api: int, focused: bool):
-        lo, hi = self.ctx.ranges[api]
-        if not focused:
-            return st.just(hi)
-        return st.sampled_from(range(hi, lo - 1, -1))     # uniform; shrinks towards the newest
+        return draws.versions(*self.ctx.ranges[api], focused)
 
     def slot(self, focused: bool):
-        return st.sampled_from(FOCUS_SLOTS if focused else PLAIN_SLOTS)
+        return draws.slots(focused)
 
     def pair(self, focused: bool):
-        valid = st.sampled_from(VALID_PAIRS)
-        return st.one_of(valid, valid, st.sampled_from(BAD_PAIRS)) if focused else valid
+        return draws.config_pairs(VALID_PAIRS, BAD_PAIRS, focused)
 
-    # -- per API ---------------------------------------------------------------------
-    def create_topics(self, focused: bool, slots=None, max_topics=3):
-        brokers = self.ctx.defaults.brokers
+    # -- what one step may do ------------------------------------------------------------
+    def steps(self):
+        """The focus API's requests (4 in 10), produce (log rows) and plain requests of the
+        other APIs. A plain request is marked ``"plain": true``: it only touches topics the
+        model has (or, for CreateTopics, does not have), so it always succeeds on Kafka."""
+        ctx = self.ctx
+        options = [OPERATION[ctx.focus].draw(self, True)] * 4
+        for op in OPERATIONS:
+            copies = op.support(ctx)
+            if copies:
+                options += [op.draw(self, False)] * copies
+        options += [op.draw(self, False).map(draws.plain) for op in OPERATIONS if op.enabled(ctx)]
+        return st.one_of(options)
+
+    def first_step(self):
+        """Every example starts with one or two plain topics (a, b)."""
+        return OPERATION[ApiKey.CreateTopics].first(self).map(draws.plain)
+
+
+# =========================================================================================
+# Operations: one class per API. An operation is JSON (``{"api": name, "v": version, ...}``,
+# topics named by slot); it is drawn with symbolic parts (deltas, offset choices) and
+# resolved against the model into the concrete operation that is sent and recorded.
+# =========================================================================================
+
+class Operation:
+    """One admin API in S1, arranged as a hypothesis rule is: its strategy (:meth:`draw`,
+    focused in its own row, plain in others) and its precondition (:meth:`enabled`: may a
+    plain request of it be drawn in this row; :meth:`resolve` returns None where the model's
+    state leaves nothing to send). Then how the drawn operation is made concrete against
+    the model (:meth:`resolve`), read in a script (:meth:`render`), and sent and checked
+    (:meth:`perform`: :meth:`items` names the topics, :meth:`predict` asks the model,
+    :meth:`request` builds the body with ``protocol.requests``, :meth:`entries` reads the
+    answer's per-item results with ``protocol.apis``)."""
+
+    api: ApiKey
+    #: The operation's list of items (what plain requests keep and the minimiser trims).
+    field = "topics"
+    #: A row of its own (a focus), and plain requests in other APIs' rows.
+    focus = True
+    plain = True
+    #: Its row also checks DescribeConfigs of every topic (a config row), or produces and
+    #: checks every partition's log start/end offsets (a log row).
+    config_row = False
+    log_row = False
+    #: The versions S1 sends, within the broker's advertised range and the suite's schemas.
+    min_version, max_version = 0, None
+    #: Script text after a NONE entry (``extra(expect, entry)``), or None.
+    extra = None
+
+    @property
+    def name(self) -> str:
+        return self.api.name
+
+    # -- drawing ---------------------------------------------------------------------------
+    def draw(self, s: Strategies, focused: bool) -> SearchStrategy[dict]:
+        raise NotImplementedError
+
+    def enabled(self, ctx) -> bool:
+        """Precondition of a plain request of this API in ``ctx``'s row."""
+        return self.plain and self.api != ctx.focus and self.api in ctx.ranges
+
+    def support(self, ctx) -> int:
+        """How many times a step's options list this operation besides focus and plain."""
+        return 0
+
+    # -- resolving -------------------------------------------------------------------------
+    def keep_plain(self, m: cm.Model, items: list) -> list:
+        """The items a plain request keeps: those naming a topic the model has."""
+        return [t for t in items if m.name(t["slot"]) in m.topics]
+
+    def resolve(self, run: "Run", op: dict) -> dict | None:
+        """The concrete operation (``op`` is a copy), or None: nothing to send."""
+        return op
+
+    # -- the script ------------------------------------------------------------------------
+    def render(self, op: dict, n) -> str:
+        """The request's body in a script line; ``n(slot)`` is the topic's short name."""
+        raise NotImplementedError
+
+    # -- sending ---------------------------------------------------------------------------
+    def perform(self, run: "Run", op: dict, line: str) -> None:
+        items = self.items(run, op)
+        expects = self.predict(run, items, op)
+        resp = run.send(self.api, op["v"], self.request(op["v"], items, op), line)
+        run.answer(line, expects, self.entries(run, resp, items, op), self.extra)
+
+    def items(self, run: "Run", op: dict) -> list:
+        """The operation's items with topic names, as the model method takes them."""
+        raise NotImplementedError
+
+    def predict(self, run: "Run", items: list, op: dict) -> list[cm.Expect]:
+        raise NotImplementedError
+
+    def request(self, v: int, items: list, op: dict) -> dict:
+        raise NotImplementedError
+
+    def entries(self, run: "Run", resp: dict, items: list, op: dict) -> list[tuple[tuple, int, dict]]:
+        """``(key, error code, entry)`` per result entry of the answer."""
+        field = apis.spec(self.api).item
+        return [(("name", e.get(field)), e["error_code"], e) for e in apis.results(self.api, resp)]
+
+
+class CreateTopics(Operation):
+    api = ApiKey.CreateTopics
+    config_row = log_row = True
+
+    def draw(self, s, focused, slots=None, max_topics=3):
+        brokers = s.ctx.defaults.brokers
         if focused:
             item = st.fixed_dictionaries({
-                "slot": self.slot(True),
+                "slot": s.slot(True),
                 "partitions": st.sampled_from([1, 2, 3, 1, 2, 4, -1, 0, -3]),
                 "rf": st.sampled_from([1, 1, 1, -1, 0, brokers + 1]),
-                "configs": st.lists(self.pair(True), max_size=2, unique_by=lambda kv: kv[0])})
+                "configs": st.lists(s.pair(True), max_size=2, unique_by=lambda kv: kv[0])})
             topics = st.lists(item, min_size=1, max_size=max_topics)
             vo = st.booleans()
         else:
             item = st.fixed_dictionaries({
-                "slot": st.sampled_from(slots or PLAIN_SLOTS), "partitions": st.integers(1, 3), "rf": st.just(1),
-                "configs": st.lists(self.pair(False), max_size=1)})
+                "slot": st.sampled_from(slots or draws.PLAIN_SLOTS), "partitions": st.integers(1, 3),
+                "rf": st.just(1), "configs": st.lists(s.pair(False), max_size=1)})
             topics = st.lists(item, min_size=1, max_size=max_topics if slots else 1,
                               unique_by=lambda i: i["slot"])
             vo = st.just(False)
-        return st.fixed_dictionaries({"api": st.just("CreateTopics"), "v": self.version(CREATE_TOPICS, focused),
+        return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, focused),
                                       "validate_only": vo, "topics": topics})
 
-    def delete_topics(self, focused: bool):
+    def first(self, s):
+        """The first step of every example: one or two topics (a, b)."""
+        return self.draw(s, False, slots=("a", "b"), max_topics=2)
+
+    def keep_plain(self, m, items):
+        return [t for t in items if m.name(t["slot"]) not in m.topics]
+
+    def resolve(self, run, op):
+        if op["v"] < 1:
+            op["validate_only"] = False
+        op["topics"] = [{**t, "partitions": 1 if t["partitions"] == -1 and op["v"] < 4 else t["partitions"],
+                         "rf": 1 if t["rf"] == -1 and op["v"] < 4 else t["rf"]} for t in op["topics"]]
+        return op
+
+    def render(self, op, n):
+        items = []
+        for t in op["topics"]:
+            bits = [f"{t['partitions']} partition{'s' if t['partitions'] != 1 else ''}"]
+            if t["rf"] != 1:
+                bits.append(f"rf {t['rf']}")
+            bits += [f"{k}={v}" for k, v in t["configs"]]
+            items.append(f"{n(t['slot'])} ({', '.join(bits)})")
+        return f"topics: [{', '.join(items)}]"
+
+    def items(self, run, op):
+        return [{"name": run.model.name(t["slot"]), "partitions": t["partitions"], "rf": t["rf"],
+                 "configs": [list(kv) for kv in t["configs"]]} for t in op["topics"]]
+
+    def predict(self, run, items, op):
+        return run.model.create_topics(items, op["validate_only"], op["v"])
+
+    def request(self, v, items, op):
+        return requests.create_topics(v, [requests.topic(i["name"], i["partitions"], i["rf"], i["configs"])
+                                          for i in items], validate_only=op["validate_only"])
+
+
+class DeleteTopics(Operation):
+    """By name; from v6 also by the id of a slot's topic, or by a made-up id."""
+    api = ApiKey.DeleteTopics
+    log_row = True
+    #: DeleteTopics by ids (KIP-516).
+    ids_since = 6
+
+    def draw(self, s, focused):
         if not focused:
-            return st.fixed_dictionaries({"api": st.just("DeleteTopics"), "v": self.version(DELETE_TOPICS, False),
-                                          "topics": st.lists(st.fixed_dictionaries({"slot": self.slot(False)}),
+            return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, False),
+                                          "topics": st.lists(st.fixed_dictionaries({"slot": s.slot(False)}),
                                                              min_size=1, max_size=1)})
 
         def body(v):
-            by_name = st.fixed_dictionaries({"slot": self.slot(True)})
-            item = by_name if v < 6 else st.one_of(
-                by_name, by_name, st.fixed_dictionaries({"id_of": self.slot(False)}),
+            by_name = st.fixed_dictionaries({"slot": s.slot(True)})
+            item = by_name if v < self.ids_since else st.one_of(
+                by_name, by_name, st.fixed_dictionaries({"id_of": s.slot(False)}),
                 st.fixed_dictionaries({"id": st.uuids(version=4).map(str)}))
-            return st.fixed_dictionaries({"api": st.just("DeleteTopics"), "v": st.just(v),
+            return st.fixed_dictionaries({"api": st.just(self.name), "v": st.just(v),
                                           "topics": st.lists(item, min_size=1, max_size=3)})
-        return self.version(DELETE_TOPICS, True).flatmap(body)
+        return s.version(self.api, True).flatmap(body)
 
-    def create_partitions(self, focused: bool):
-        item = st.fixed_dictionaries({"slot": self.slot(focused),
+    def resolve(self, run, op):
+        """``id_of`` a slot the same request also names by name is sent as an unknown id."""
+        named = {t["slot"] for t in op["topics"] if "slot" in t}
+        op["topics"] = [{"id": str(self.unknown_id(run, t["id_of"]))} if "id_of" in t and t["id_of"] in named else t
+                        for t in op["topics"]]
+        return op
+
+    def render(self, op, n):
+        items = [n(t["slot"]) if "slot" in t else f"id of {n(t['id_of'])}" if "id_of" in t else f"id {t['id'][:8]}"
+                 for t in op["topics"]]
+        return f"topics: [{', '.join(items)}]"
+
+    @staticmethod
+    def unknown_id(run, slot) -> uuid.UUID:
+        return uuid.uuid5(uuid.NAMESPACE_URL, f"kac-s1-unknown/{run.sub}/{slot}")
+
+    def id_of(self, run, slot) -> uuid.UUID:
+        t = run.model.topics.get(run.model.name(slot))
+        return t.topic_id if t is not None and t.topic_id is not None else self.unknown_id(run, slot)
+
+    def items(self, run, op):
+        out = []
+        for t in op["topics"]:
+            if "slot" in t:
+                out.append({"name": run.model.name(t["slot"])})
+            else:
+                out.append({"id": self.id_of(run, t["id_of"]) if "id_of" in t else uuid.UUID(t["id"])})
+        return out
+
+    def predict(self, run, items, op):
+        return run.model.delete_topics(items, op["v"])
+
+    def request(self, v, items, op):
+        return requests.delete_topics_entries(v, [(i.get("name"), i.get("id")) for i in items])
+
+    def entries(self, run, resp, items, op):
+        ids = {i["id"] for i in items if "id" in i}
+        out = []
+        for r in apis.results(self.api, resp):
+            tid = r.get("topic_id") if op["v"] >= self.ids_since else None
+            key = ("id", tid) if tid in ids else ("name", r.get("name"))
+            out.append((key, r["error_code"], r))
+        return out
+
+
+class CreatePartitions(Operation):
+    """Drawn as a delta to the model's partition count, resolved to the new total."""
+    api = ApiKey.CreatePartitions
+    log_row = True
+
+    def draw(self, s, focused):
+        item = st.fixed_dictionaries({"slot": s.slot(focused),
                                       "delta": st.sampled_from([1, 2, 0, -1, 3] if focused else [1, 2])})
-        return st.fixed_dictionaries({"api": st.just("CreatePartitions"), "v": self.version(CREATE_PARTITIONS, focused),
+        return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, focused),
                                       "validate_only": st.booleans() if focused else st.just(False),
                                       "topics": st.lists(item, min_size=1, max_size=2 if focused else 1)})
 
-    def incremental_alter(self, focused: bool):
-        set_valid = self.pair(False).map(lambda kv: [kv[0], "SET", kv[1]])
+    def resolve(self, run, op):
+        m, topics = run.model, []
+        for t in op["topics"]:
+            if "count" in t:
+                topics.append(t)
+                continue
+            cur = m.topics.get(m.name(t["slot"]))
+            base = cur.partitions if cur is not None and cur.partitions is not None else 1
+            topics.append({"slot": t["slot"], "count": base + t["delta"]})
+        op["topics"] = topics
+        return op
+
+    def render(self, op, n):
+        return "topics: [" + ", ".join(f"{n(t['slot'])} -> {t['count']}" for t in op["topics"]) + "]"
+
+    def items(self, run, op):
+        return [{"name": run.model.name(t["slot"]), "count": t["count"]} for t in op["topics"]]
+
+    def predict(self, run, items, op):
+        return run.model.create_partitions(items, op["validate_only"])
+
+    def request(self, v, items, op):
+        return requests.create_partitions(v, [(i["name"], i["count"]) for i in items],
+                                          validate_only=op["validate_only"])
+
+
+class _ConfigChange(Operation):
+    """A config API: a cleanup.policy it changes may reach a partition's log late (the
+    DeleteRecords prediction allows the old policy for a while)."""
+    field = "resources"
+    config_row = True
+
+    def perform(self, run, op, line):
+        before = run.policy_watch()
+        super().perform(run, op, line)
+        run.policy_changed(before)
+
+
+class IncrementalAlterConfigs(_ConfigChange):
+    """SET, DELETE, APPEND, SUBTRACT (KIP-339)."""
+    api = ApiKey.IncrementalAlterConfigs
+
+    def draw(self, s, focused):
+        set_valid = s.pair(False).map(lambda kv: [kv[0], "SET", kv[1]])
         delete = st.sampled_from(KNOWN_KEYS).map(lambda k: [k, "DELETE", None])
         if focused:
             op = st.one_of(
@@ -190,93 +413,287 @@ class Strategies:
                 st.sampled_from([[cm.UNKNOWN_KEY, "DELETE", None], ["retention.ms", "APPEND", "3600000"],
                                  ["max.message.bytes", "SUBTRACT", "1000000"]]))
             ops = st.lists(op, max_size=3)
-            resources = st.lists(st.fixed_dictionaries({"slot": self.slot(True), "ops": ops}), min_size=1, max_size=2)
+            resources = st.lists(st.fixed_dictionaries({"slot": s.slot(True), "ops": ops}), min_size=1, max_size=2)
         else:
             ops = st.lists(st.one_of(set_valid, delete), min_size=1, max_size=2, unique_by=lambda o: o[0])
-            resources = st.lists(st.fixed_dictionaries({"slot": self.slot(False), "ops": ops}), min_size=1, max_size=1)
-        return st.fixed_dictionaries({"api": st.just("IncrementalAlterConfigs"),
-                                      "v": self.version(INCREMENTAL_ALTER_CONFIGS, focused),
+            resources = st.lists(st.fixed_dictionaries({"slot": s.slot(False), "ops": ops}), min_size=1, max_size=1)
+        return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, focused),
                                       "validate_only": st.booleans() if focused else st.just(False),
                                       "resources": resources})
 
-    def alter_configs(self, focused: bool):
+    def render(self, op, n):
+        return "resources: [" + "; ".join(
+            f"{n(r['slot'])}: " + (", ".join(f"{o} {k}" + (f"={v}" if v is not None or o != 'DELETE' else "")
+                                             for k, o, v in r["ops"]) or "no ops")
+            for r in op["resources"]) + "]"
+
+    def items(self, run, op):
+        return [{"name": run.model.name(r["slot"]), "ops": [list(o) for o in r["ops"]]} for r in op["resources"]]
+
+    def predict(self, run, items, op):
+        return run.model.incremental_alter(items, op["validate_only"])
+
+    def request(self, v, items, op):
+        return requests.incremental_alter_configs(
+            v, [(r["name"], [(k, AlterConfigOp[o], val) for k, o, val in r["ops"]]) for r in items],
+            validate_only=op["validate_only"])
+
+
+class AlterConfigs(_ConfigChange):
+    """The legacy full replace: the listed configs become the topic's only overrides."""
+    api = ApiKey.AlterConfigs
+
+    def draw(self, s, focused):
         if focused:
-            configs = st.lists(self.pair(True), max_size=3)
-            resources = st.lists(st.fixed_dictionaries({"slot": self.slot(True), "configs": configs}),
+            configs = st.lists(s.pair(True), max_size=3)
+            resources = st.lists(st.fixed_dictionaries({"slot": s.slot(True), "configs": configs}),
                                  min_size=1, max_size=2)
         else:
-            configs = st.lists(self.pair(False), max_size=2, unique_by=lambda kv: kv[0])
-            resources = st.lists(st.fixed_dictionaries({"slot": self.slot(False), "configs": configs}),
+            configs = st.lists(s.pair(False), max_size=2, unique_by=lambda kv: kv[0])
+            resources = st.lists(st.fixed_dictionaries({"slot": s.slot(False), "configs": configs}),
                                  min_size=1, max_size=1)
-        return st.fixed_dictionaries({"api": st.just("AlterConfigs"), "v": self.version(ALTER_CONFIGS, focused),
+        return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, focused),
                                       "validate_only": st.booleans() if focused else st.just(False),
                                       "resources": resources})
 
-    def describe_configs(self):
-        keys = st.none() | st.lists(st.sampled_from(KNOWN_KEYS + [cm.UNKNOWN_KEY]), min_size=1, max_size=2, unique=True)
-        resources = st.lists(st.fixed_dictionaries({"slot": self.slot(True), "keys": keys}),
+    def render(self, op, n):
+        return "resources: [" + "; ".join(
+            f"{n(r['slot'])}: " + (", ".join(f"{k}={v}" for k, v in r["configs"]) or "no configs")
+            for r in op["resources"]) + "]"
+
+    def items(self, run, op):
+        return [{"name": run.model.name(r["slot"]), "configs": [list(kv) for kv in r["configs"]]}
+                for r in op["resources"]]
+
+    def predict(self, run, items, op):
+        return run.model.alter_configs(items, op["validate_only"])
+
+    def request(self, v, items, op):
+        return requests.alter_configs(v, [(r["name"], r["configs"]) for r in items],
+                                      validate_only=op["validate_only"])
+
+
+class DescribeConfigs(Operation):
+    api = ApiKey.DescribeConfigs
+    field = "resources"
+    plain = False
+    config_row = True
+
+    def draw(self, s, focused):
+        keys = st.none() | st.lists(st.sampled_from(KNOWN_KEYS + [cm.UNKNOWN_KEY]), min_size=1, max_size=2,
+                                    unique=True)
+        resources = st.lists(st.fixed_dictionaries({"slot": s.slot(True), "keys": keys}),
                              min_size=1, max_size=2, unique_by=lambda r: r["slot"])
-        return st.fixed_dictionaries({"api": st.just("DescribeConfigs"), "v": self.version(DESCRIBE_CONFIGS, True),
+        return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, True),
                                       "resources": resources})
 
-    def delete_records(self, focused: bool):
+    def render(self, op, n):
+        return "resources: [" + ", ".join(
+            f"{n(r['slot'])} ({'all keys' if r['keys'] is None else ', '.join(r['keys'])})"
+            for r in op["resources"]) + "]"
+
+    def items(self, run, op):
+        return [{"name": run.model.name(r["slot"]), "keys": r["keys"]} for r in op["resources"]]
+
+    def predict(self, run, items, op):
+        return run.model.describe_configs(items, op["v"])
+
+    def request(self, v, items, op):
+        return requests.describe_configs(v, [(r["name"], r["keys"]) for r in items])
+
+
+class DeleteRecords(Operation):
+    """Offsets are drawn as choices (the high watermark, the middle of the log, its end,
+    its start, 0, beyond the end, negative) resolved against the model's offsets."""
+    api = ApiKey.DeleteRecords
+    log_row = True
+    #: Plain DeleteRecords only in these rows (elsewhere it moves log starts where
+    #: re-creation / growth must not).
+    plain_rows = (ApiKey.DeleteTopics, ApiKey.CreatePartitions)
+
+    def draw(self, s, focused):
         if focused:
             part = st.tuples(st.integers(0, 3), st.sampled_from(
                 ["hw", "mid", "end", "start", "zero", "beyond", "neg"])).map(list)
-            topics = st.lists(st.fixed_dictionaries({"slot": self.slot(True),
+            topics = st.lists(st.fixed_dictionaries({"slot": s.slot(True),
                                                      "partitions": st.lists(part, min_size=1, max_size=3)}),
                               min_size=1, max_size=2, unique_by=lambda t: t["slot"])
         else:
             part = st.tuples(st.integers(0, 1), st.sampled_from(["hw", "mid", "end", "zero"])).map(list)
-            topics = st.lists(st.fixed_dictionaries({"slot": self.slot(False),
+            topics = st.lists(st.fixed_dictionaries({"slot": s.slot(False),
                                                      "partitions": st.lists(part, min_size=1, max_size=1)}),
                               min_size=1, max_size=1)
-        return st.fixed_dictionaries({"api": st.just("DeleteRecords"), "v": self.version(DELETE_RECORDS, focused),
+        return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, focused),
                                       "topics": topics})
 
-    def produce(self):
-        return st.fixed_dictionaries({"api": st.just("Produce"), "slot": self.slot(False),
+    def enabled(self, ctx):
+        return super().enabled(ctx) and ctx.focus in self.plain_rows
+
+    def keep_plain(self, m, items):
+        return [{**t, "partitions": [[p % m.topics[m.name(t["slot"])].partitions, o] for p, o in t["partitions"]]}
+                for t in items if m.name(t["slot"]) in m.topics and m.topics[m.name(t["slot"])].partitions]
+
+    def resolve(self, run, op):
+        op["topics"] = [{"slot": t["slot"], "partitions": [[p, self.offset(run.model, t["slot"], p, o)]
+                                                           for p, o in t["partitions"]]}
+                        for t in op["topics"]]
+        return op
+
+    @staticmethod
+    def offset(m, slot, p, choice):
+        if isinstance(choice, int):
+            return choice
+        t = m.topics.get(m.name(slot))
+        start = end = 0
+        if t is not None and t.partitions is not None and p < t.partitions:
+            start, end = t.start[p], t.end[p]
+        return {"hw": -1, "mid": (start + end) // 2, "end": end, "start": start, "zero": 0,
+                "beyond": end + 1, "neg": -2}[choice]
+
+    def render(self, op, n):
+        return ", ".join(f"{n(t['slot'])}-{p} before {o}" + (" (high watermark)" if o == -1 else "")
+                         for t in op["topics"] for p, o in t["partitions"])
+
+    def items(self, run, op):
+        return [{"name": run.model.name(t["slot"]), "partitions": [list(p) for p in t["partitions"]]}
+                for t in op["topics"]]
+
+    def predict(self, run, items, op):
+        now = time.monotonic()
+        unsettled = frozenset(n for n, until in run.unsettled.items() if until > now)
+        return run.model.delete_records(items, unsettled)
+
+    def request(self, v, items, op):
+        return requests.delete_records(v, [(t["name"], t["partitions"]) for t in items])
+
+    def entries(self, run, resp, items, op):
+        parts = apis.spec(self.api).partitions
+        return [(("partition", t["name"], p["partition_index"]), p["error_code"], p)
+                for t in apis.items(self.api, resp) for p in t.get(parts) or []]
+
+    @staticmethod
+    def extra(e, entry):
+        return f" lw {entry.get('low_watermark')}"
+
+
+class Metadata(Operation):
+    """Named topics or all (null); below v4 only topics that exist (Kafka may auto-create)."""
+    api = ApiKey.Metadata
+    plain = False
+
+    def draw(self, s, focused):
+        def body(v):
+            names = st.lists(s.slot(True), min_size=1, max_size=3, unique=True)
+            topics = names if v == 0 else st.none() | names
+            return st.fixed_dictionaries({"api": st.just(self.name), "v": st.just(v), "topics": topics})
+        return s.version(self.api, True).flatmap(body)
+
+    def resolve(self, run, op):
+        m = run.model
+        exists = [s for s in draws.SLOTS + draws.COLLIDING if m.name(s) in m.topics]
+        if op["topics"] is None and op["v"] == 0:
+            op["topics"] = exists
+        if op["v"] < 4 and op["topics"] is not None:     # below v4 Kafka may auto-create
+            op["topics"] = [s for s in op["topics"] if s in exists]
+        if op["v"] == 0 and not op["topics"]:
+            return None
+        return op
+
+    def render(self, op, n):
+        return "topics: " + ("all (null)" if op["topics"] is None else "[" + ", ".join(n(s) for s in op["topics"]) + "]"
+                             + ("" if op["topics"] else " (none)"))
+
+    def items(self, run, op):
+        return None if op["topics"] is None else [run.model.name(s) for s in op["topics"]]
+
+    def predict(self, run, items, op):
+        return run.model.metadata(items, op["v"])
+
+    def request(self, v, items, op):
+        return requests.metadata(v, items)
+
+    def entries(self, run, resp, items, op):
+        """All topics (null): the example's own only."""
+        return [(("name", t.get("name")), t["error_code"], t) for t in apis.results(self.api, resp)
+                if items is not None or run.model.owns(t.get("name"))]
+
+
+class Produce(Operation):
+    """Support for the log rows (grows a partition's log end offset): keyed records (a
+    compacted topic refuses unkeyed ones) at the newest version, no row of its own."""
+    api = ApiKey.Produce
+    focus = plain = False
+    min_version, max_version = 3, 12          # v13 addresses topics by id
+    #: Copies among a log row's step options.
+    weight = 2
+
+    def draw(self, s, focused):
+        return st.fixed_dictionaries({"api": st.just(self.name), "slot": s.slot(False),
                                       "partition": st.integers(0, 3), "count": st.integers(1, 5)})
 
-    def metadata(self):
-        def body(v):
-            names = st.lists(self.slot(True), min_size=1, max_size=3, unique=True)
-            topics = names if v == 0 else st.none() | names
-            return st.fixed_dictionaries({"api": st.just("Metadata"), "v": st.just(v), "topics": topics})
-        return self.version(METADATA, True).flatmap(body)
+    def support(self, ctx):
+        return self.weight if ctx.watch_logs and self.api in ctx.ranges else 0
 
-    # -- what one step may do ------------------------------------------------------------
-    def steps(self):
-        """The focus API's requests (4 in 10), produce (log rows) and plain requests of the
-        other APIs. A plain request is marked ``"plain": true``: it only touches topics the
-        model has (or, for CreateTopics, does not have), so it always succeeds on Kafka."""
-        ctx, focus = self.ctx, self.ctx.focus
-        focused = {
-            METADATA: self.metadata, CREATE_TOPICS: lambda: self.create_topics(True),
-            DELETE_TOPICS: lambda: self.delete_topics(True), DELETE_RECORDS: lambda: self.delete_records(True),
-            DESCRIBE_CONFIGS: self.describe_configs, ALTER_CONFIGS: lambda: self.alter_configs(True),
-            CREATE_PARTITIONS: lambda: self.create_partitions(True),
-            INCREMENTAL_ALTER_CONFIGS: lambda: self.incremental_alter(True),
-        }[focus]()
-        plain = {CREATE_TOPICS: lambda: self.create_topics(False), DELETE_TOPICS: lambda: self.delete_topics(False),
-                 CREATE_PARTITIONS: lambda: self.create_partitions(False),
-                 INCREMENTAL_ALTER_CONFIGS: lambda: self.incremental_alter(False),
-                 ALTER_CONFIGS: lambda: self.alter_configs(False), DELETE_RECORDS: lambda: self.delete_records(False)}
-        options = [focused] * 4
-        if ctx.watch_logs and PRODUCE in ctx.ranges:
-            options += [self.produce()] * 2
-        if focus not in (DELETE_TOPICS, CREATE_PARTITIONS):
-            plain.pop(DELETE_RECORDS)     # moves log starts where re-creation / growth must not
-        options += [make().map(_plain) for api, make in plain.items() if api != focus and api in ctx.ranges]
-        return st.one_of(options)
+    def resolve(self, run, op):
+        t = run.model.topics.get(run.model.name(op["slot"]))
+        if t is None or not t.partitions:
+            return None
+        op["partition"] = op["partition"] % t.partitions
+        return op
 
-    def first_step(self):
-        """Every example starts with one or two plain topics (a, b)."""
-        return self.create_topics(False, slots=("a", "b"), max_topics=2).map(_plain)
+    def render(self, op, n):
+        return f"{n(op['slot'])}-{op['partition']}: {op['count']} record{'s' if op['count'] != 1 else ''}"
+
+    def perform(self, run, op, line):
+        m = run.model
+        name, p, count = m.name(op["slot"]), op["partition"], op["count"]
+        v = run.ctx.ranges[self.api][1]
+        line = f"Produce v{v} {line[len('Produce '):]}"
+        builder = MemoryRecordsBuilder(magic=2, compression_type=0, batch_size=1 << 20)
+        ts = int(time.time() * 1000)
+        for i in range(count):     # keyed: a compacted topic refuses records without a key
+            builder.append(ts, f"k{i}".encode(), f"s1-{i}".encode())
+        builder.close()
+        body = requests.produce(v, [(name, [(p, builder.buffer())])])
+        expected = m.topics[name].end[p]
+
+        def parts():
+            resp = run.send(self.api, v, body, line)
+            return [pr for t in resp.get("responses") or [] for pr in t.get("partition_responses") or []]
+
+        def code(ps):
+            return ps[0]["error_code"] if len(ps) == 1 else None
+
+        _, got = waiting.eventually(parts, lambda ps: code(ps) not in TRANSIENT, within=run.ctx.settle_seconds())
+        if code(got) != Errors.NONE:
+            what = f"{len(got)} partition results" if code(got) is None else error_name(code(got))
+            run.fail(f"a keyed Produce to an existing partition answered {what}", f"{line} -> {what}")
+        base = got[0].get("base_offset")
+        if base != expected:
+            run.fail(f"base_offset {base}, but the log end offset was {expected}", f"{line} -> NONE base_offset {base}")
+        m.produced(name, p, count)
+        run.script.append(f"{line} -> NONE base_offset {base}")
 
 
-def _plain(op: dict) -> dict:
-    return {**op, "plain": True}
+#: Every operation S1 sends. The order is the order of the plain options in a step's draw
+#: (a fixed seed draws by position: keep it).
+OPERATIONS: tuple[Operation, ...] = (CreateTopics(), DeleteTopics(), CreatePartitions(), IncrementalAlterConfigs(),
+                                     AlterConfigs(), DeleteRecords(), Metadata(), DescribeConfigs(), Produce())
+OPERATION: dict[ApiKey, Operation] = {o.api: o for o in OPERATIONS}
+BY_NAME: dict[str, Operation] = {o.name: o for o in OPERATIONS}
+#: The rows: one per API with a row of its own, in API-key order.
+FOCUS_KEYS = tuple(sorted(o.api for o in OPERATIONS if o.focus))
+#: The fields operations list their items in (what the minimiser trims).
+FIELDS = tuple(dict.fromkeys(o.field for o in OPERATIONS))
+
+
+def render(op: dict, sub: str) -> str:
+    """One script line for an operation (without its answer)."""
+    vo = " validate_only" if op.get("validate_only") else ""
+    head = f"{op['api']} v{op['v']}{vo}" if "v" in op else op["api"]
+    o = BY_NAME.get(op["api"])
+    body = o.render(op, lambda s: f"kac-..-{s}") if o is not None else str(op)
+    return f"{head} {{{body}}}"
 
 
 # =========================================================================================
@@ -286,52 +703,6 @@ def _plain(op: dict) -> dict:
 
 def _abbrev(text: str, sub: str) -> str:
     return text.replace(sub + "-", "kac-..-")
-
-
-def render(op: dict, sub: str) -> str:
-    """One script line for an operation (without its answer)."""
-    api, n = op["api"], (lambda s: f"kac-..-{s}")
-    vo = " validate_only" if op.get("validate_only") else ""
-    head = f"{api} v{op['v']}{vo}" if "v" in op else api
-    if api == "CreateTopics":
-        items = []
-        for t in op["topics"]:
-            bits = [f"{t['partitions']} partition{'s' if t['partitions'] != 1 else ''}"]
-            if t["rf"] != 1:
-                bits.append(f"rf {t['rf']}")
-            bits += [f"{k}={v}" for k, v in t["configs"]]
-            items.append(f"{n(t['slot'])} ({', '.join(bits)})")
-        body = f"topics: [{', '.join(items)}]"
-    elif api == "DeleteTopics":
-        items = [n(t["slot"]) if "slot" in t else f"id of {n(t['id_of'])}" if "id_of" in t else f"id {t['id'][:8]}"
-                 for t in op["topics"]]
-        body = f"topics: [{', '.join(items)}]"
-    elif api == "CreatePartitions":
-        body = "topics: [" + ", ".join(f"{n(t['slot'])} -> {t['count']}" for t in op["topics"]) + "]"
-    elif api == "IncrementalAlterConfigs":
-        body = "resources: [" + "; ".join(
-            f"{n(r['slot'])}: " + (", ".join(f"{o} {k}" + (f"={v}" if v is not None or o != 'DELETE' else "")
-                                             for k, o, v in r["ops"]) or "no ops")
-            for r in op["resources"]) + "]"
-    elif api == "AlterConfigs":
-        body = "resources: [" + "; ".join(
-            f"{n(r['slot'])}: " + (", ".join(f"{k}={v}" for k, v in r["configs"]) or "no configs")
-            for r in op["resources"]) + "]"
-    elif api == "DescribeConfigs":
-        body = "resources: [" + ", ".join(
-            f"{n(r['slot'])} ({'all keys' if r['keys'] is None else ', '.join(r['keys'])})"
-            for r in op["resources"]) + "]"
-    elif api == "DeleteRecords":
-        body = ", ".join(f"{n(t['slot'])}-{p} before {o}" + (" (high watermark)" if o == -1 else "")
-                         for t in op["topics"] for p, o in t["partitions"])
-    elif api == "Produce":
-        body = f"{n(op['slot'])}-{op['partition']}: {op['count']} record{'s' if op['count'] != 1 else ''}"
-    elif api == "Metadata":
-        body = "topics: " + ("all (null)" if op["topics"] is None else "[" + ", ".join(n(s) for s in op["topics"]) + "]"
-                             + ("" if op["topics"] else " (none)"))
-    else:
-        body = str(op)
-    return f"{head} {{{body}}}"
 
 
 def _codes(codes) -> str:
@@ -363,84 +734,18 @@ class Run:
         try:
             return self.client.answered(api, v, body)
         except Violation as exc:
-            self.fail(f"{NAMES.get(api, api)} v{v}: {exc}", f"{line} -> no answer")
+            self.fail(f"{apis.api_name(api)} v{v}: {exc}", f"{line} -> no answer")
 
     # -- resolving drawn operations -------------------------------------------------------
     def resolve(self, op: dict) -> dict | None:
-        m, api = self.model, op["api"]
+        operation = BY_NAME[op["api"]]
         op = dict(op)
         if op.get("plain"):
-            op = self._plain_only(op)
-            if op is None:
+            items = operation.keep_plain(self.model, op[operation.field])
+            if not items:
                 return None
-        if api == "CreateTopics":
-            if op["v"] < 1:
-                op["validate_only"] = False
-            op["topics"] = [{**t, "partitions": 1 if t["partitions"] == -1 and op["v"] < 4 else t["partitions"],
-                             "rf": 1 if t["rf"] == -1 and op["v"] < 4 else t["rf"]} for t in op["topics"]]
-        elif api == "DeleteTopics":
-            named = {t["slot"] for t in op["topics"] if "slot" in t}
-            op["topics"] = [{"id": str(self._unknown_id(t["id_of"]))} if "id_of" in t and t["id_of"] in named else t
-                            for t in op["topics"]]
-        elif api == "CreatePartitions":
-            topics = []
-            for t in op["topics"]:
-                if "count" in t:
-                    topics.append(t)
-                    continue
-                cur = m.topics.get(m.name(t["slot"]))
-                base = cur.partitions if cur is not None and cur.partitions is not None else 1
-                topics.append({"slot": t["slot"], "count": base + t["delta"]})
-            op["topics"] = topics
-        elif api == "DeleteRecords":
-            op["topics"] = [{"slot": t["slot"], "partitions": [[p, self._offset(t["slot"], p, o)]
-                                                               for p, o in t["partitions"]]}
-                            for t in op["topics"]]
-        elif api == "Produce":
-            t = m.topics.get(m.name(op["slot"]))
-            if t is None or not t.partitions:
-                return None
-            op["partition"] = op["partition"] % t.partitions
-        elif api == "Metadata":
-            exists = [s for s in SLOTS + ("x.y", "x_y") if m.name(s) in m.topics]
-            if op["topics"] is None and op["v"] == 0:
-                op["topics"] = exists
-            if op["v"] < 4 and op["topics"] is not None:     # below v4 Kafka may auto-create
-                op["topics"] = [s for s in op["topics"] if s in exists]
-            if op["v"] == 0 and not op["topics"]:
-                return None
-        return op
-
-    def _plain_only(self, op: dict) -> dict | None:
-        """Keep only the items a plain request may have (see Strategies.steps)."""
-        m = self.model
-        has = lambda slot: m.name(slot) in m.topics      # noqa: E731
-        field = "resources" if "resources" in op else "topics"
-        if op["api"] == "CreateTopics":
-            items = [t for t in op[field] if not has(t["slot"])]
-        elif op["api"] == "DeleteRecords":
-            items = [{**t, "partitions": [[p % m.topics[m.name(t["slot"])].partitions, o] for p, o in t["partitions"]]}
-                     for t in op[field] if has(t["slot"]) and m.topics[m.name(t["slot"])].partitions]
-        else:
-            items = [t for t in op[field] if has(t["slot"])]
-        return {**op, field: items} if items else None
-
-    def _offset(self, slot, p, choice):
-        if isinstance(choice, int):
-            return choice
-        t = self.model.topics.get(self.model.name(slot))
-        start = end = 0
-        if t is not None and t.partitions is not None and p < t.partitions:
-            start, end = t.start[p], t.end[p]
-        return {"hw": -1, "mid": (start + end) // 2, "end": end, "start": start, "zero": 0,
-                "beyond": end + 1, "neg": -2}[choice]
-
-    def _unknown_id(self, slot) -> uuid.UUID:
-        return uuid.uuid5(uuid.NAMESPACE_URL, f"kac-s1-unknown/{self.sub}/{slot}")
-
-    def _id_of(self, slot) -> uuid.UUID:
-        t = self.model.topics.get(self.model.name(slot))
-        return t.topic_id if t is not None and t.topic_id is not None else self._unknown_id(slot)
+            op = {**op, operation.field: items}
+        return operation.resolve(self, op)
 
     # -- executing -------------------------------------------------------------------------
     def execute(self, drawn: dict) -> None:
@@ -448,10 +753,9 @@ class Run:
         if op is None:
             return
         self.ops.append(op)
-        line = render(op, self.sub)
-        getattr(self, "_" + op["api"])(op, line)
+        BY_NAME[op["api"]].perform(self, op, render(op, self.sub))
 
-    def _answer(self, line, expects, entries, describe_extra=None):
+    def answer(self, line, expects, entries, describe_extra=None):
         """Check the entries against the predictions, apply the effects, script the line."""
         problem, pairs = cm.match(expects, entries)
         if problem:
@@ -463,19 +767,19 @@ class Run:
             if code not in e.allowed:
                 text += f" (expected {_codes(e.allowed)}: {e.why})"
                 wrong = wrong or f"{self._label(e.key)}: {error_name(code)}, expected {_codes(e.allowed)} ({e.why})"
-            elif code == cm.NONE and e.verify:
+            elif code == Errors.NONE and e.verify:
                 bad = e.verify(entry)
                 if bad:
                     text += f" ({bad})"
                     wrong = wrong or f"{self._label(e.key)}: {bad}"
-            if describe_extra and code == cm.NONE:
+            if describe_extra and code == Errors.NONE:
                 text += describe_extra(e, entry)
             parts.append((self._label(e.key), text))
         result = parts[0][1] if len(parts) == 1 else ", ".join(f"{k}: {t}" for k, t in parts)
         if wrong:
             self.fail(wrong, f"{line} -> {result}")
         for e, code, entry in pairs:
-            if code == cm.NONE and e.effect:
+            if code == Errors.NONE and e.effect:
                 e.effect(entry)
         self.script.append(f"{line} -> {result}")
 
@@ -486,187 +790,34 @@ class Run:
             return f"id {str(key[1])[:8]}"
         return _abbrev(str(key[1]), self.sub)
 
-    def _CreateTopics(self, op, line):
-        m, v = self.model, op["v"]
-        items = [{"name": m.name(t["slot"]), "partitions": t["partitions"], "rf": t["rf"],
-                  "configs": [list(kv) for kv in t["configs"]]} for t in op["topics"]]
-        body = {"topics": [{"name": i["name"], "num_partitions": i["partitions"], "replication_factor": i["rf"],
-                            "assignments": [], "configs": [{"name": k, "value": val} for k, val in i["configs"]]}
-                           for i in items], "timeout_ms": TIMEOUT_MS}
-        if v >= 1:
-            body["validate_only"] = op["validate_only"]
-        expects = m.create_topics(items, op["validate_only"], v)
-        resp = self.send(CREATE_TOPICS, v, body, line)
-        entries = [(("name", t["name"]), t["error_code"], t) for t in resp.get("topics") or []]
-        self._answer(line, expects, entries)
-
-    def _DeleteTopics(self, op, line):
-        m, v = self.model, op["v"]
-        items, ids = [], set()
-        for t in op["topics"]:
-            if "slot" in t:
-                items.append({"name": m.name(t["slot"])})
-            else:
-                tid = self._id_of(t["id_of"]) if "id_of" in t else uuid.UUID(t["id"])
-                items.append({"id": tid})
-                ids.add(tid)
-        if v >= 6:
-            body = {"topics": [{"name": i.get("name"), "topic_id": i.get("id", cm.ZERO_UUID)} for i in items],
-                    "timeout_ms": TIMEOUT_MS}
-        else:
-            body = {"topic_names": [i["name"] for i in items], "timeout_ms": TIMEOUT_MS}
-        expects = m.delete_topics(items, v)
-        resp = self.send(DELETE_TOPICS, v, body, line)
-        entries = []
-        for r in resp.get("responses") or []:
-            tid = r.get("topic_id") if v >= 6 else None
-            key = ("id", tid) if tid in ids else ("name", r.get("name"))
-            entries.append((key, r["error_code"], r))
-        self._answer(line, expects, entries)
-
-    def _CreatePartitions(self, op, line):
-        m, v = self.model, op["v"]
-        items = [{"name": m.name(t["slot"]), "count": t["count"]} for t in op["topics"]]
-        body = {"topics": [{"name": i["name"], "count": i["count"], "assignments": None} for i in items],
-                "timeout_ms": TIMEOUT_MS, "validate_only": op["validate_only"]}
-        expects = m.create_partitions(items, op["validate_only"])
-        resp = self.send(CREATE_PARTITIONS, v, body, line)
-        self._answer(line, expects, [(("name", r["name"]), r["error_code"], r) for r in resp.get("results") or []])
-
-    def _policy_watch(self):
+    def policy_watch(self):
         m = self.model
         return {n: m.policy_deletes(t) for n, t in m.topics.items()}
 
-    def _policy_changed(self, before):
+    def policy_changed(self, before):
         m = self.model
         for n, t in m.topics.items():
             if n in before and before[n] != m.policy_deletes(t):
                 self.unsettled[n] = time.monotonic() + POLICY_SETTLE_SECONDS
 
-    def _IncrementalAlterConfigs(self, op, line):
-        m, v = self.model, op["v"]
-        res = [{"name": m.name(r["slot"]), "ops": [list(o) for o in r["ops"]]} for r in op["resources"]]
-        body = {"resources": [{"resource_type": TOPIC_RESOURCE, "resource_name": r["name"],
-                               "configs": [{"name": k, "config_operation": cm.OPS[o], "value": val}
-                                           for k, o, val in r["ops"]]} for r in res],
-                "validate_only": op["validate_only"]}
-        expects = m.incremental_alter(res, op["validate_only"])
-        before = self._policy_watch()
-        resp = self.send(INCREMENTAL_ALTER_CONFIGS, v, body, line)
-        self._answer(line, expects, [(("name", r["resource_name"]), r["error_code"], r)
-                                     for r in resp.get("responses") or []])
-        self._policy_changed(before)
-
-    def _AlterConfigs(self, op, line):
-        m, v = self.model, op["v"]
-        res = [{"name": m.name(r["slot"]), "configs": [list(kv) for kv in r["configs"]]} for r in op["resources"]]
-        body = {"resources": [{"resource_type": TOPIC_RESOURCE, "resource_name": r["name"],
-                               "configs": [{"name": k, "value": val} for k, val in r["configs"]]} for r in res],
-                "validate_only": op["validate_only"]}
-        expects = m.alter_configs(res, op["validate_only"])
-        before = self._policy_watch()
-        resp = self.send(ALTER_CONFIGS, v, body, line)
-        self._answer(line, expects, [(("name", r["resource_name"]), r["error_code"], r)
-                                     for r in resp.get("responses") or []])
-        self._policy_changed(before)
-
-    def _DescribeConfigs(self, op, line):
-        m, v = self.model, op["v"]
-        res = [{"name": m.name(r["slot"]), "keys": r["keys"]} for r in op["resources"]]
-        body = {"resources": [{"resource_type": TOPIC_RESOURCE, "resource_name": r["name"],
-                               "configuration_keys": r["keys"]} for r in res]}
-        if v >= 1:
-            body["include_synonyms"] = False
-        if v >= 3:
-            body["include_documentation"] = False
-        expects = m.describe_configs(res, v)
-        resp = self.send(DESCRIBE_CONFIGS, v, body, line)
-        self._answer(line, expects, [(("name", r["resource_name"]), r["error_code"], r)
-                                     for r in resp.get("results") or []])
-
-    def _DeleteRecords(self, op, line):
-        m, v = self.model, op["v"]
-        topics = [{"name": m.name(t["slot"]), "partitions": [list(p) for p in t["partitions"]]} for t in op["topics"]]
-        body = {"topics": [{"name": t["name"], "partitions": [{"partition_index": p, "offset": o}
-                                                              for p, o in t["partitions"]]} for t in topics],
-                "timeout_ms": TIMEOUT_MS}
-        now = time.monotonic()
-        unsettled = frozenset(n for n, until in self.unsettled.items() if until > now)
-        expects = m.delete_records(topics, unsettled)
-        resp = self.send(DELETE_RECORDS, v, body, line)
-        entries = [(("partition", t["name"], p["partition_index"]), p["error_code"], p)
-                   for t in resp.get("topics") or [] for p in t.get("partitions") or []]
-        self._answer(line, expects, entries, lambda e, entry: f" lw {entry.get('low_watermark')}")
-
-    def _Metadata(self, op, line):
-        m, v = self.model, op["v"]
-        names = None if op["topics"] is None else [m.name(s) for s in op["topics"]]
-        body = {"topics": None if names is None else
-                [({"name": n, "topic_id": cm.ZERO_UUID} if v >= 10 else {"name": n}) for n in names]}
-        if v >= 4:
-            body["allow_auto_topic_creation"] = False
-        expects = m.metadata(names, v)
-        resp = self.send(METADATA, v, body, line)
-        entries = [(("name", t.get("name")), t["error_code"], t) for t in resp.get("topics") or []
-                   if names is not None or m.owns(t.get("name"))]
-        self._answer(line, expects, entries)
-
-    def _Produce(self, op, line):
-        m = self.model
-        name, p, count = m.name(op["slot"]), op["partition"], op["count"]
-        v = self.ctx.ranges[PRODUCE][1]
-        line = f"Produce v{v} {line[len('Produce '):]}"
-        builder = MemoryRecordsBuilder(magic=2, compression_type=0, batch_size=1 << 20)
-        ts = int(time.time() * 1000)
-        for i in range(count):     # keyed: a compacted topic refuses records without a key
-            builder.append(ts, f"k{i}".encode(), f"s1-{i}".encode())
-        builder.close()
-        body = {"transactional_id": None, "acks": -1, "timeout_ms": TIMEOUT_MS,
-                "topic_data": [{"name": name, "partition_data": [{"index": p, "records": builder.buffer()}]}]}
-        expected = m.topics[name].end[p]
-        deadline = time.monotonic() + self.ctx.settle_seconds()
-        while True:
-            resp = self.send(PRODUCE, v, body, line)
-            parts = [pr for t in resp.get("responses") or [] for pr in t.get("partition_responses") or []]
-            code = parts[0]["error_code"] if len(parts) == 1 else None
-            if code in TRANSIENT and time.monotonic() < deadline:
-                time.sleep(0.05)
-                continue
-            break
-        if code != cm.NONE:
-            what = f"{len(parts)} partition results" if code is None else error_name(code)
-            self.fail(f"a keyed Produce to an existing partition answered {what}", f"{line} -> {what}")
-        base = parts[0].get("base_offset")
-        if base != expected:
-            self.fail(f"base_offset {base}, but the log end offset was {expected}", f"{line} -> NONE base_offset {base}")
-        m.produced(name, p, count)
-        self.script.append(f"{line} -> NONE base_offset {base}")
-
     # -- invariants ------------------------------------------------------------------------
     def invariants(self) -> None:
         self._settle(self._topics_problem)
-        if self.ctx.watch_logs and LIST_OFFSETS in self.ctx.ranges:
+        if self.ctx.watch_logs and ApiKey.ListOffsets in self.ctx.ranges:
             self._settle(self._offsets_problem)
         if self.ctx.watch_configs:
             self._settle(self._configs_problem)
 
     def _settle(self, observe):
-        deadline = time.monotonic() + self.ctx.settle_seconds()
-        while True:
-            problem = observe()
-            if problem is None:
-                return
-            if time.monotonic() >= deadline:
-                self.fail(problem)
-            time.sleep(0.05)
+        held, problem = waiting.eventually(observe, lambda problem: problem is None,
+                                           within=self.ctx.settle_seconds())
+        if not held:
+            self.fail(problem)
 
     def _topics_problem(self) -> str | None:
-        m, v = self.model, self.ctx.ranges[METADATA][1]
-        body = {"topics": None}
-        if v >= 4:
-            body["allow_auto_topic_creation"] = False
-        resp = self.send(METADATA, v, body, "(invariant) Metadata")
-        seen = {t.get("name"): t for t in resp.get("topics") or [] if m.owns(t.get("name"))}
+        m, v = self.model, self.ctx.ranges[ApiKey.Metadata][1]
+        resp = self.send(ApiKey.Metadata, v, requests.metadata(v), "(invariant) Metadata")
+        seen = {t.get("name"): t for t in apis.results(ApiKey.Metadata, resp) if m.owns(t.get("name"))}
         extra = sorted(set(seen) - set(m.topics))
         if extra:
             return f"Metadata lists {extra[0]} (error {error_name(seen[extra[0]]['error_code'])}), which the model does not have"
@@ -675,13 +826,13 @@ class Run:
             return f"Metadata does not list {missing[0]}, which the model has"
         for name, entry in sorted(seen.items()):
             t = m.topics[name]
-            if entry["error_code"] != cm.NONE:
+            if entry["error_code"] != Errors.NONE:
                 return f"Metadata: {name} has error {error_name(entry['error_code'])}"
             bad = m.topic_problem(t, entry, v)
             if bad:
                 return f"Metadata: {name} has {bad}"
             for p in entry.get("partitions") or []:
-                if p.get("error_code") != cm.NONE or p.get("leader_id", -1) < 0:
+                if p.get("error_code") != Errors.NONE or p.get("leader_id", -1) < 0:
                     return (f"Metadata: {name}-{p.get('partition_index')} has no leader "
                             f"(error {error_name(p.get('error_code'))})")
         for name, entry in seen.items():
@@ -693,25 +844,22 @@ class Run:
         parts = {n: t for n, t in sorted(m.topics.items()) if t.partitions}
         if not parts:
             return None
-        v = self.ctx.ranges[LIST_OFFSETS][1]
+        v = self.ctx.ranges[ApiKey.ListOffsets][1]
         seen = {}
-        for which in (EARLIEST, LATEST):
-            body = {"replica_id": -1, "isolation_level": 0, "timeout_ms": TIMEOUT_MS,
-                    "topics": [{"name": n, "partitions": [{"partition_index": p, "current_leader_epoch": -1,
-                                                            "timestamp": which, "max_num_offsets": 1}
-                                                           for p in range(t.partitions)]} for n, t in parts.items()]}
-            resp = self.send(LIST_OFFSETS, v, body, "(invariant) ListOffsets")
+        for which in (OffsetSpec.EARLIEST, OffsetSpec.LATEST):
+            body = requests.list_offsets(v, [(n, range(t.partitions)) for n, t in parts.items()], which)
+            resp = self.send(ApiKey.ListOffsets, v, body, "(invariant) ListOffsets")
             for t in resp.get("topics") or []:
                 for p in t.get("partitions") or []:
                     seen[(t.get("name"), p.get("partition_index"), which)] = (p.get("error_code"), p.get("offset"))
         for n, t in parts.items():
             for p in range(t.partitions):
-                for which, want, what in ((EARLIEST, t.start[p], "log start offset"),
-                                          (LATEST, t.end[p], "log end offset (high watermark)")):
+                for which, want, what in ((OffsetSpec.EARLIEST, t.start[p], "log start offset"),
+                                          (OffsetSpec.LATEST, t.end[p], "log end offset (high watermark)")):
                     code, got = seen.get((n, p, which), (None, None))
                     if code is None:
                         return f"ListOffsets: no answer for {n}-{p}"
-                    if code != cm.NONE:
+                    if code != Errors.NONE:
                         return f"ListOffsets: {n}-{p} answered {error_name(code)}"
                     if got != want:
                         return f"ListOffsets: {n}-{p} {what} is {got}, the model has {want}"
@@ -722,18 +870,15 @@ class Run:
         names = [n for n in sorted(m.topics)]
         if not names:
             return None
-        v = self.ctx.ranges[DESCRIBE_CONFIGS][1]
-        body = {"resources": [{"resource_type": TOPIC_RESOURCE, "resource_name": n, "configuration_keys": None}
-                              for n in names], "include_synonyms": False}
-        if v >= 3:
-            body["include_documentation"] = False
-        resp = self.send(DESCRIBE_CONFIGS, v, body, "(invariant) DescribeConfigs")
-        results = {r.get("resource_name"): r for r in resp.get("results") or []}
+        v = self.ctx.ranges[ApiKey.DescribeConfigs][1]
+        resp = self.send(ApiKey.DescribeConfigs, v, requests.describe_configs(v, [(n, None) for n in names]),
+                         "(invariant) DescribeConfigs")
+        results = {r.get("resource_name"): r for r in apis.results(ApiKey.DescribeConfigs, resp)}
         for n in names:
             r = results.get(n)
             if r is None:
                 return f"DescribeConfigs: no result for {n}"
-            if r["error_code"] != cm.NONE:
+            if r["error_code"] != Errors.NONE:
                 return f"DescribeConfigs: {n} answered {error_name(r['error_code'])}"
             described = {c["name"]: c for c in r.get("configs") or []}
             bad = m.config_problem(m.topics[n], described, v)
@@ -761,8 +906,8 @@ class Context:
         self.check = check
         self.focus = focus
         self.profile = check.session.profile
-        self.watch_configs = focus in CONFIG_FOCUS
-        self.watch_logs = focus in LOG_FOCUS
+        self.watch_configs = OPERATION[focus].config_row
+        self.watch_logs = OPERATION[focus].log_row
         self.ranges = self._ranges()
         self.client = check.client()
         self.defaults = cm.Defaults()
@@ -775,14 +920,14 @@ class Context:
 
     def _ranges(self) -> dict[int, tuple[int, int]]:
         out = {}
-        wanted = {**{k: 0 for k in FOCUS_KEYS}, PRODUCE: 3, LIST_OFFSETS: 1}
-        ceiling = {PRODUCE: 12}          # v13 addresses topics by id
-        for api, low in wanted.items():
+        wanted = {o.api: (o.min_version, o.max_version) for o in OPERATIONS}
+        wanted[ApiKey.ListOffsets] = (LIST_OFFSETS_SINCE, None)      # the log rows' invariant
+        for api, (low, ceiling) in wanted.items():
             adv = self.check.broker.advertised(api)
             if adv is None:
                 continue
             lo = max(adv[0], low)
-            hi = min(adv[1], APIS[api].max_version, ceiling.get(api, 1 << 15))
+            hi = min(adv[1], APIS[api].max_version, ceiling if ceiling is not None else 1 << 15)
             if lo <= hi:
                 out[api] = (lo, hi)
         return out
@@ -791,13 +936,14 @@ class Context:
         check = self.check
         check.require(self.focus)
         if self.focus not in self.ranges:
-            raise Unsupported(f"no {NAMES[self.focus]} version both the broker and the suite's schemas have")
-        for api in (METADATA, CREATE_TOPICS, DELETE_TOPICS):
+            raise Unsupported(f"no {apis.api_name(self.focus)} version both the broker and the suite's schemas have")
+        for api in (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics):
             if api not in self.ranges:
-                raise Unsupported(f"S1 needs {NAMES[api]} to set up and observe topics; the broker does not advertise it")
-        if self.ranges[METADATA][1] < 1:
+                raise Unsupported(f"S1 needs {api.name} to set up and observe topics; the broker does not advertise it")
+        if self.ranges[ApiKey.Metadata][1] < 1:
             raise Unsupported("S1 needs Metadata v1+ (all topics)")
-        if self.watch_configs and (DESCRIBE_CONFIGS not in self.ranges or self.ranges[DESCRIBE_CONFIGS][1] < 1):
+        if self.watch_configs and (ApiKey.DescribeConfigs not in self.ranges
+                                   or self.ranges[ApiKey.DescribeConfigs][1] < 1):
             raise Unsupported("the config rows of S1 need DescribeConfigs v1+")
         check.require_mutations()
 
@@ -812,27 +958,27 @@ class Context:
         in every row and cleans up by deleting); in config rows, DescribeConfigs of the fresh
         probe gives the config defaults."""
         run = Run(self, self.check.topic("s1-probe"))
-        v = self.ranges[METADATA][1]
-        resp = run.send(METADATA, v, {"topics": []}, "(setup) Metadata")
+        v = self.ranges[ApiKey.Metadata][1]
+        # no topic asked, so none created: the schema's default flag, as S1 always sent it
+        resp = run.send(ApiKey.Metadata, v, requests.metadata(v, [], allow_auto_topic_creation=True),
+                        "(setup) Metadata")
         self.defaults.brokers = max(1, len(resp.get("brokers") or []))
         name = run.model.name("fresh")
-        cv = self.ranges[CREATE_TOPICS][1]
-        body = {"topics": [{"name": name, "num_partitions": 1, "replication_factor": 1, "assignments": [],
-                            "configs": []}], "timeout_ms": TIMEOUT_MS}
-        if cv >= 1:
-            body["validate_only"] = False
+        cv = self.ranges[ApiKey.CreateTopics][1]
+        body = requests.create_topics(cv, [requests.topic(name)])
         line = f"(setup) CreateTopics v{cv} {{topics: [{name} (1 partition)]}}"
         try:
-            resp = run.send(CREATE_TOPICS, cv, body, line)
-            codes = [t["error_code"] for t in resp.get("topics") or []]
-            if codes != [cm.NONE]:
+            resp = run.send(ApiKey.CreateTopics, cv, body, line)
+            codes = [t["error_code"] for t in apis.results(ApiKey.CreateTopics, resp)]
+            if codes != [Errors.NONE]:
                 run.fail(f"setup: creating a plain topic answered {[error_name(c) for c in codes]}", line)
             run.script.append(f"{line} -> NONE")
             if self.watch_configs:
                 self._learn_configs(run, name)
             deleted = self.delete_names([name])
-            dv = self.ranges[DELETE_TOPICS][1]
-            if deleted.get(name) == 73 or (dv < 3 and deleted.get(name) == 42):
+            dv = self.ranges[ApiKey.DeleteTopics][1]
+            if deleted.get(name) == Errors.TOPIC_DELETION_DISABLED or (
+                    dv < 3 and deleted.get(name) == Errors.INVALID_REQUEST):
                 raise Unsupported(f"the broker does not delete topics (DeleteTopics v{dv} answered "
                                   f"{error_name(deleted[name])}); S1 deletes topics in every row")
         finally:
@@ -843,21 +989,19 @@ class Context:
                 pass
 
     def _learn_configs(self, run: Run, name: str) -> None:
-        dv = self.ranges[DESCRIBE_CONFIGS][1]
-        dbody = {"resources": [{"resource_type": TOPIC_RESOURCE, "resource_name": name,
-                                "configuration_keys": None}], "include_synonyms": False}
-        if dv >= 3:
-            dbody["include_documentation"] = False
-        deadline = time.monotonic() + SETTLE_SECONDS
+        dv = self.ranges[ApiKey.DescribeConfigs][1]
+        dbody = requests.describe_configs(dv, [(name, None)])
         dline = f"(setup) DescribeConfigs v{dv} {{resources: [{name} (all keys)]}}"
-        while True:
-            r = run.send(DESCRIBE_CONFIGS, dv, dbody, dline)
-            res = [x for x in r.get("results") or [] if x.get("resource_name") == name]
-            code = res[0]["error_code"] if len(res) == 1 else None
-            if code == cm.NONE or time.monotonic() >= deadline:
-                break
-            time.sleep(0.05)
-        if code != cm.NONE:
+
+        def described():
+            return apis.result_for(ApiKey.DescribeConfigs, run.send(ApiKey.DescribeConfigs, dv, dbody, dline), name)
+
+        def code_of(res):
+            return res[0]["error_code"] if len(res) == 1 else None
+
+        _, res = waiting.eventually(described, lambda res: code_of(res) == Errors.NONE, within=SETTLE_SECONDS)
+        code = code_of(res)
+        if code != Errors.NONE:
             run.fail(f"setup: DescribeConfigs of a fresh topic answered "
                      f"{error_name(code) if code is not None else f'{len(res)} results'}", f"{dline} -> {code}")
         run.script.append(f"{dline} -> NONE ({len(res[0].get('configs') or [])} configs)")
@@ -867,23 +1011,16 @@ class Context:
 
     def delete_owned(self, owns) -> dict:
         """Delete the topics ``owns`` accepts; their DeleteTopics codes by name."""
-        v = self.ranges[METADATA][1]
-        body = {"topics": None}
-        if v >= 4:
-            body["allow_auto_topic_creation"] = False
-        resp = self.client.answered(METADATA, v, body)
-        return self.delete_names(sorted(t["name"] for t in resp.get("topics") or [] if owns(t.get("name"))))
+        v = self.ranges[ApiKey.Metadata][1]
+        resp = self.client.answered(ApiKey.Metadata, v, requests.metadata(v))
+        return self.delete_names(sorted(t["name"] for t in apis.results(ApiKey.Metadata, resp) if owns(t.get("name"))))
 
     def delete_names(self, names: list[str]) -> dict:
         if not names:
             return {}
-        dv = self.ranges[DELETE_TOPICS][1]
-        if dv >= 6:
-            dbody = {"topics": [{"name": n, "topic_id": cm.ZERO_UUID} for n in names], "timeout_ms": TIMEOUT_MS}
-        else:
-            dbody = {"topic_names": names, "timeout_ms": TIMEOUT_MS}
-        resp = self.client.answered(DELETE_TOPICS, dv, dbody)
-        return {r.get("name"): r["error_code"] for r in resp.get("responses") or []}
+        dv = self.ranges[ApiKey.DeleteTopics][1]
+        resp = self.client.answered(ApiKey.DeleteTopics, dv, requests.delete_topics(dv, names))
+        return {r.get("name"): r["error_code"] for r in apis.results(ApiKey.DeleteTopics, resp)}
 
     # -- runs and failures ------------------------------------------------------------------------
     def new_run(self, sub: str | None = None) -> Run:
@@ -907,7 +1044,7 @@ class Context:
         self.last_failure = failure
 
     def header(self, sub: str) -> str:
-        return f"# S1, focus {NAMES[self.focus]}; kac-.. is {sub}"
+        return f"# S1, focus {apis.api_name(self.focus)}; kac-.. is {sub}"
 
     def message(self, run: Run, problem: str) -> str:
         lines = run.script[-SCRIPT_LINES_IN_MESSAGE:]
@@ -1017,7 +1154,7 @@ def machine_class(ctx: Context):
         def teardown(self):
             self.run.cleanup()
 
-    S1Machine.__name__ = S1Machine.__qualname__ = f"S1{NAMES[ctx.focus]}"
+    S1Machine.__name__ = S1Machine.__qualname__ = f"S1{apis.api_name(ctx.focus)}"
     return S1Machine
 
 
@@ -1040,8 +1177,7 @@ def run_s1(check, focus: int) -> None:
                    deadline=None, database=None, report_multiple_bugs=False, derandomize=False,
                    suppress_health_check=list(HealthCheck),
                    phases=[Phase.explicit, Phase.generate, Phase.shrink])
-    machine = machine_class(ctx)
-    machine._hypothesis_internal_use_seed = check.seed
+    machine = seed(check.seed)(machine_class(ctx))
     try:
         with _shrink_budget(SHRINK_SECONDS.get(profile, 30)):
             run_state_machine_as_test(machine, settings=cfg)
@@ -1093,7 +1229,7 @@ def _smaller(ops: list[dict]):
     for i in range(len(ops)):
         yield ops[:i] + ops[i + 1:]
     for i, op in enumerate(ops):
-        for field in ("topics", "resources"):
+        for field in FIELDS:
             items = op.get(field)
             if not isinstance(items, list):
                 continue
@@ -1113,9 +1249,9 @@ def _replay(ctx: Context, value: dict) -> None:
     """Re-run the recorded operations of a counterexample (on any broker that advertises
     the versions they were sent at; otherwise the replay is unsupported there)."""
     for op in value.get("steps") or []:
-        api = KEYS.get(op["api"])
-        if "v" in op and api is not None:
-            rng = ctx.ranges.get(api)
+        operation = BY_NAME.get(op["api"])
+        if "v" in op and operation is not None:
+            rng = ctx.ranges.get(operation.api)
             if rng is None or not rng[0] <= op["v"] <= rng[1]:
                 have = f"v{rng[0]}-{rng[1]}" if rng else "no version"
                 raise Unsupported(f"the counterexample sends {op['api']} v{op['v']}; this broker advertises {have}")

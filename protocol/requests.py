@@ -149,3 +149,40 @@ def incremental_alter_configs(v: int, resources: Iterable[tuple[str, Iterable[tu
                            "configs": [{"name": k, "config_operation": int(op), "value": val}
                                        for k, op, val in ops]}
                           for n, ops in resources], "validate_only": validate_only}
+
+
+# -- data APIs S1 uses to move and observe logs (appended for conformance/stateful.py) ---
+
+def produce(v: int, records: Iterable[tuple[str, Iterable[tuple[int, bytes]]]], *, acks: int = -1,
+            timeout_ms: int = TIMEOUT_MS, transactional_id: str | None = None) -> dict:
+    """``records``: ``(topic, [(partition, record batch bytes), ...])``. ``transactional_id``
+    from v3; topics by name up to v12, v13 names them by id (ProduceRequest.json)."""
+    if v >= 13:
+        raise Inexpressible(f"Produce v{v} names topics by id (v13+)")
+    body = {"acks": acks, "timeout_ms": timeout_ms,
+            "topic_data": [{"name": n, "partition_data": [{"index": p, "records": r} for p, r in parts]}
+                           for n, parts in records]}
+    if v >= 3:
+        body["transactional_id"] = transactional_id
+    return body
+
+
+def list_offsets(v: int, partitions: Iterable[tuple[str, Iterable[int]]], timestamp: int, *,
+                 isolation_level: int = 0, timeout_ms: int = TIMEOUT_MS) -> dict:
+    """The offset at ``timestamp`` (an ``OffsetSpec``: LATEST, EARLIEST) of every partition
+    in ``partitions`` (``(topic, [index, ...])``), as a consumer (replica -1).
+    ``isolation_level`` from v2, ``current_leader_epoch`` (-1: unknown) from v4,
+    ``max_num_offsets`` at v0 only, ``timeout_ms`` from v10 (ListOffsetsRequest.json)."""
+    def part(p):
+        entry = {"partition_index": p, "timestamp": int(timestamp)}
+        if v >= 4:
+            entry["current_leader_epoch"] = -1
+        if v == 0:
+            entry["max_num_offsets"] = 1
+        return entry
+    body = {"replica_id": -1, "topics": [{"name": n, "partitions": [part(p) for p in ps]} for n, ps in partitions]}
+    if v >= 2:
+        body["isolation_level"] = isolation_level
+    if v >= 10:
+        body["timeout_ms"] = timeout_ms
+    return body
