@@ -24,6 +24,7 @@ from protocol.apis import ApiKey
 from protocol.errors import Errors
 from strategies import batches as item_kinds, domain
 from strategies.batches import BASE_CONFIGS, VALIDATE_ONLY_SINCE, describe_item, mixed_batches  # noqa: F401
+from .reference import topic_names
 
 #: The batch APIs under the names the properties import.
 CREATE_TOPICS, CREATE_PARTITIONS = ApiKey.CreateTopics, ApiKey.CreatePartitions
@@ -250,8 +251,7 @@ def observe(admin: Admin, names: list[str], configs_of: list[str], ignore: set[s
     name Metadata cannot be asked about (empty, ".", illegal characters) lists every
     topic instead."""
     wanted = {n for n in [*names, *configs_of] if n not in ignore}
-    legal = all(0 < len(n) <= domain.MAX_NAME_LENGTH and n not in (".", "..")
-                and not set(n) - set(domain.LEGAL_CHARS) for n in wanted)
+    legal = all(topic_names.is_legal(n) for n in wanted)
     listed = admin.metadata(sorted(wanted) if legal else None)
     topics = {n: t.partitions for n, t in listed.items() if t.error_code == Errors.NONE and n in wanted}
     configs = {}

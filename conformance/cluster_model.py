@@ -20,15 +20,11 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
-from protocol.apis import ZERO_UUID, AlterConfigOp, ConfigSource
+from protocol.apis import ZERO_UUID, ConfigSource
 from protocol.errors import Errors
 
 from .reference import topic_config, topic_names
 
-#: Kept for conformance/stateful.py (``cm.NONE``, ``cm.OPS``, ``cm.ZERO_UUID``): aliases of
-#: the protocol's enums, to be replaced there by ``Errors.NONE`` / ``AlterConfigOp[name]``.
-NONE = Errors.NONE
-OPS = {op.name: op for op in AlterConfigOp}
 
 # -- the topic configs S1 uses -----------------------------------------------------------
 # The rules are the reference's (conformance/reference/topic_config.py, LogConfig.java);

@@ -61,7 +61,7 @@ from hypothesis.strategies import SearchStrategy
 from kafka.record.memory_records import MemoryRecordsBuilder
 
 from fixtures import waiting
-from fixtures.harness import BrokerGone, Unsupported, Violation
+from fixtures.harness import BrokerGone, Counterexample, Unsupported, Violation
 from protocol import apis, requests
 from protocol.apis import AlterConfigOp, ApiKey, OffsetSpec
 from protocol.codec import APIS
@@ -1052,11 +1052,10 @@ class Context:
         return "\n".join([_abbrev(problem, run.sub), self.header(run.sub)]
                          + ([f"   ... {skipped} earlier line(s)"] if skipped else []) + lines)
 
-    def counterexample(self, failure: dict) -> dict:
-        return {"input": {"sub": failure["sub"], "steps": failure["ops"]},
-                "steps": failure["requests"],
-                "script": [self.header(failure["sub"])] + failure["script"],
-                "prefix": self.check.prefix}
+    def counterexample(self, failure: dict) -> Counterexample:
+        return Counterexample({"sub": failure["sub"], "steps": failure["ops"]}, failure["requests"],
+                              script=[self.header(failure["sub"])] + failure["script"],
+                              prefix=self.check.prefix)
 
     # -- after hypothesis: drop what the failure does not need -----------------------------
     def attempt(self, ops: list[dict]) -> dict | None:
@@ -1103,12 +1102,12 @@ class Context:
         """The broker died during a run: keep that run's sequence as the counterexample."""
         run = self.current
         if run is not None:
-            self.check.counterexample = self.counterexample(
+            self.check.set_counterexample(self.counterexample(
                 {"sub": run.sub, "ops": list(run.ops), "script": list(run.script),
-                 "requests": list(self.check.steps)})
+                 "requests": list(self.check.steps)}))
 
     def violation(self, failure: dict, note: str = "") -> Violation:
-        self.check.counterexample = self.counterexample(failure)
+        self.check.set_counterexample(self.counterexample(failure))
         lines = failure["script"][-SCRIPT_LINES_IN_MESSAGE:]
         return Violation("\n".join([_abbrev(failure["problem"], failure["sub"]) + note, self.header(failure["sub"])]
                                    + lines))

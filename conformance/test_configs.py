@@ -20,7 +20,7 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, Violation, expect
+from fixtures.harness import Counterexample, Unsupported, Violation, expect
 from fixtures.waiting import eventually
 from protocol import requests
 from protocol.apis import AlterConfigOp, ApiKey, ConfigSource
@@ -148,7 +148,7 @@ def test_c1_incremental_alter_configs_keeps_describe_configs_equal_to_the_model(
             raise Violation(f"{v}; also: " + "; ".join(side.values())) from None
         raise
     if side:
-        check.counterexample = {"input": None, "steps": [], "prefix": check.prefix}
+        check.set_counterexample(Counterexample(None, []))
         raise Violation("; ".join(side.values()) + f" (the values and error codes matched the model in "
                         f"{check.examples} examples)")
 
@@ -415,7 +415,7 @@ def _c4(check, api_key, version):
         if bad:
             found.append(bad[0] if len(bad) == 1 else f"{bad[0]} (and {len(bad) - 1} more bounds)")
     if found:
-        check.counterexample = first
+        check.set_counterexample(first)
         raise Violation(f"{len(found)} of {len(kinds)} kinds of invalid input deviate: " + " | ".join(found))
 
 
