@@ -15,11 +15,12 @@ import uuid
 import pytest
 
 from protocol import wire
+from protocol.apis import ApiKey
 from fixtures.targets import TargetError, make_target
 from fixtures.targets import container as ct
 
-ADMIN_APIS = {19: "CreateTopics", 20: "DeleteTopics", 21: "DeleteRecords", 32: "DescribeConfigs",
-              44: "IncrementalAlterConfigs"}
+ADMIN_APIS = {k: k.name for k in (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords,
+                                  ApiKey.DescribeConfigs, ApiKey.IncrementalAlterConfigs)}
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +97,7 @@ def test_image_spec_runs_the_local_tansu_image(engine, no_leftovers):
     target = make_target(f"image:{ct.tansu_image()}")
     with target as info:
         assert (info.impl, info.version, target.family) == ("tansu", "0.6.0", "tansu")
-        assert 19 in info.api_versions
+        assert ApiKey.CreateTopics in info.api_versions
 
 
 def test_missing_image_is_a_one_line_error(engine, no_leftovers):

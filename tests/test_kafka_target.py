@@ -17,15 +17,16 @@ from pathlib import Path
 
 import pytest
 
-from protocol import wire
+from protocol import requests, wire
+from protocol.apis import ApiKey, ConfigResourceType
+from protocol.codec import APIS
 from fixtures.results import read_rows
 from fixtures.targets import TargetError, make_target
 from fixtures.targets.kafka import NEWEST_RELEASE
+from fixtures.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[1]
 KAFKA = f"kafka:{NEWEST_RELEASE}"
-METADATA, DESCRIBE_CONFIGS = 3, 32
-BROKER_RESOURCE = 4
 
 
 def suite(tmp_path, *args, env=None, profile="ci"):
@@ -95,9 +96,8 @@ def test_no_java_or_no_maven_is_one_line_saying_what_to_install(tmp_path, missin
 
 def _broker_config(host, port, key) -> str | None:
     with wire.Connection(host, port, timeout=10) as conn:
-        ex = conn.send(DESCRIBE_CONFIGS, 1, {"resources": [{"resource_type": BROKER_RESOURCE, "resource_name": "1",
-                                                            "configuration_keys": [key]}],
-                                             "include_synonyms": False})
+        ex = conn.send(ApiKey.DescribeConfigs, 1, requests.describe_configs(
+            1, [("1", [key])], resource_type=ConfigResourceType.BROKER))
     assert ex.ok, ex.describe()
     configs = ex.response["results"][0]["configs"]
     return configs[0]["value"] if configs else None
@@ -109,7 +109,8 @@ def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path
     try:
         workdir, procs = target.workdir, list(target.procs)
         assert info.impl == "apache-kafka" and info.version == NEWEST_RELEASE
-        assert info.advertised(19) and info.advertised(44), "no CreateTopics/IncrementalAlterConfigs"
+        assert info.advertised(ApiKey.CreateTopics) and info.advertised(ApiKey.IncrementalAlterConfigs), \
+            "no CreateTopics/IncrementalAlterConfigs"
         assert _broker_config(info.host, info.port, "auto.create.topics.enable") == "false"
         assert "Kafka Server started" in (workdir / "node-1" / "broker.log").read_text(errors="replace") \
             or "started" in target.diagnostics()
@@ -127,7 +128,7 @@ def test_three_nodes_form_one_cluster_and_every_broker_answers(tmp_path):
         assert len(info.addresses) == 3 and len({p for _, p in info.addresses}) == 3
         for host, port in info.addresses:
             with wire.Connection(host, port, timeout=10) as conn:
-                ex = conn.send(METADATA, 1, {"topics": []})
+                ex = conn.send(ApiKey.Metadata, 1, requests.metadata(1, []))
             assert ex.ok and len(ex.response["brokers"]) == 3, ex.describe()
     finally:
         target.stop()
@@ -139,16 +140,15 @@ def test_ctrl_c_during_a_kafka_run_leaves_no_java_and_no_data(tmp_path):
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             start_new_session=True)
     try:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:   # until the broker runs and a check has written its row
+        def row_written() -> bool:     # the broker runs and a check has written its row
             if (tmp_path / "last-run").exists():
                 rows = last_run(tmp_path) / "results.jsonl"
                 if rows.exists() and read_rows(rows):
-                    break
+                    return True
             assert proc.poll() is None, proc.stdout.read().decode()[-2000:]
-            time.sleep(0.2)
-        else:
-            raise AssertionError("the run wrote no row in time")
+            return False
+        written, _ = eventually(row_written, within=300, every=0.2)
+        assert written, "the run wrote no row in time"
         os.killpg(proc.pid, signal.SIGINT)
         proc.wait(timeout=120)
     finally:
@@ -188,9 +188,10 @@ def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_
     assert broker["impl"] == "apache-kafka" and broker["version"] == NEWEST_RELEASE
     assert broker["kafka_release"] == ".".join(NEWEST_RELEASE.split(".")[:2])
     seen = {(r["api_key"], r["api_version"]) for r in rows if r["property"] == "P1" and r["outcome"] == "pass"}
-    for key in (3, 18, 19, 20, 21, 32, 33, 37, 44):
-        lo, hi = broker["api_versions"][str(key)]
-        from protocol.codec import APIS
+    for key in (ApiKey.Metadata, ApiKey.ApiVersions, ApiKey.CreateTopics, ApiKey.DeleteTopics,
+                ApiKey.DeleteRecords, ApiKey.DescribeConfigs, ApiKey.AlterConfigs, ApiKey.CreatePartitions,
+                ApiKey.IncrementalAlterConfigs):
+        lo, hi = broker["api_versions"][str(int(key))]
         hi = min(hi, APIS[key].max_version)
         missing = [v for v in range(lo, hi + 1) if (key, v) not in seen]
         assert not missing, f"API {key}: no passing P1 row at v{missing}"
@@ -221,7 +222,7 @@ def test_a_build_of_your_own_runs_through_the_same_start_code(tmp_path):
     info = target.start()
     try:
         assert (info.impl, info.version) == ("apache-kafka", NEWEST_RELEASE)
-        assert info.advertised(20), "no DeleteTopics"
+        assert info.advertised(ApiKey.DeleteTopics), "no DeleteTopics"
     finally:
         target.stop()
     assert target.workdir is None

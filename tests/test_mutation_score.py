@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 from faults import mutation
+from protocol.apis import ApiKey
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def r(test, outcome, broker="proxy:none@noida", prop="P2", api_key=19, version=3):
+def r(test, outcome, broker="proxy:none@noida", prop="P2", api_key=ApiKey.CreateTopics, version=3):
     node = f"conformance/test_x.py::{test}[{broker}-CreateTopics-v{version}]"
     return {"test": node, "broker": broker, "property": prop, "api_key": api_key,
             "api_version": version, "outcome": outcome}

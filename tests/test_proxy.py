@@ -22,7 +22,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol import codec, wire
+from protocol import codec, requests, wire
+from protocol.apis import ApiKey
 from faults import mutation
 from faults.mutants import Frame, Mutant, all_mutants
 from faults.proxy import Proxy
@@ -79,11 +80,13 @@ def test_the_transparent_proxy_answers_byte_for_byte_as_the_broker(tansu):
     p = Proxy(tansu.host, tansu.port, all_mutants()["none"]())
     address = p.start()
     try:
-        frames = [codec.encode_request(18, v, {"client_software_name": "x", "client_software_version": "1"}
+        frames = [codec.encode_request(ApiKey.ApiVersions, v, {"client_software_name": "x",
+                                                               "client_software_version": "1"}
                                        if v >= 3 else {}, 7) for v in range(4)]
-        frames.append(codec.encode_request(3, 1, {"topics": []}, 8))
-        # FindCoordinator v0 (key 10): an API the codec does not know passes through raw
-        frames.append(_frame(struct.pack(">hhih", 10, 0, 9, 1) + b"x" + struct.pack(">h", 1) + b"g"))
+        frames.append(codec.encode_request(ApiKey.Metadata, 1, requests.metadata(1, []), 8))
+        # FindCoordinator v0: an API the codec does not know passes through raw
+        frames.append(_frame(struct.pack(">hhih", ApiKey.FindCoordinator, 0, 9, 1) + b"x"
+                             + struct.pack(">h", 1) + b"g"))
         for frame in frames:
             assert raw_roundtrip(address, frame) == raw_roundtrip((tansu.host, tansu.port), frame)
     finally:
@@ -116,7 +119,8 @@ def test_re_encoding_a_decoded_answer_keeps_it_the_same(tansu, proxied):
             if v < 3:
                 assert conn.api_versions(v).raw == direct.api_versions(v).raw
         for v in (1, 4, 9, 12):
-            assert conn.send(3, v, {"topics": None}).raw == direct.send(3, v, {"topics": None}).raw
+            body = requests.metadata(v)
+            assert conn.send(ApiKey.Metadata, v, body).raw == direct.send(ApiKey.Metadata, v, body).raw
     finally:
         direct.close()
 
@@ -144,18 +148,19 @@ def test_transparent_proxy_gives_the_same_p1_p2_outcomes_as_direct(tmp_path):
 # -- faults and hooks ----------------------------------------------------------------------
 def test_conn_drop_closes_on_the_nth_request_only(proxied):
     conn = proxied(all_mutants()["conn-drop"](arg="2"))
-    assert [conn.send(3, 1, {"topics": []}).status for _ in range(4)] == ["ok", "closed", "ok", "ok"]
+    statuses = [conn.send(ApiKey.Metadata, 1, requests.metadata(1, [])).status for _ in range(4)]
+    assert statuses == ["ok", "closed", "ok", "ok"]
 
 
 def test_conn_truncate_sends_part_of_a_frame_and_closes(proxied):
     conn = proxied(all_mutants()["conn-truncate"](arg="1"))
-    ex = conn.send(3, 1, {"topics": []})
+    ex = conn.send(ApiKey.Metadata, 1, requests.metadata(1, []))
     assert ex.status == "closed" and "after" in ex.detail and "bytes" in ex.detail, ex
 
 
 def test_conn_delay_holds_the_answer_back(proxied):
     conn = proxied(all_mutants()["conn-delay"](arg="800,1"), timeout=0.3)
-    ex = conn.send(3, 1, {"topics": []})
+    ex = conn.send(ApiKey.Metadata, 1, requests.metadata(1, []))
     assert ex.status == "timeout", ex
 
 
@@ -164,16 +169,16 @@ def test_a_reply_and_a_raw_frame_answer_without_the_broker(proxied):
 
     class Answers(Mutant):
         name = "answers"
-        apis = (3,)
+        apis = (ApiKey.Metadata,)
 
         def request(self, seen):
             empty = {"brokers": [], "topics": []}
             if seen.api_version == 1:
                 return Reply(empty)
-            return Frame(codec.encode_response(3, seen.api_version, empty, seen.correlation_id)[4:])
+            return Frame(codec.encode_response(ApiKey.Metadata, seen.api_version, empty, seen.correlation_id)[4:])
     conn = proxied(Answers())
     for v in (1, 4):
-        ex = conn.send(3, v, {"topics": []})
+        ex = conn.send(ApiKey.Metadata, v, requests.metadata(v, []))
         assert ex.ok and ex.response["brokers"] == [] and ex.response_correlation_id == ex.correlation_id
 
 
@@ -186,7 +191,7 @@ def test_a_mutant_that_raises_changes_nothing_and_is_reported(tansu):
     p = Proxy(tansu.host, tansu.port, Broken())
     conn = wire.Connection(*p.start())
     try:
-        assert conn.send(3, 1, {"topics": []}).ok
+        assert conn.send(ApiKey.Metadata, 1, requests.metadata(1, [])).ok
         assert p.errors and "mutant bug" in p.errors[0]
     finally:
         conn.close()
@@ -198,12 +203,12 @@ def test_the_side_channel_reaches_the_real_broker(proxied):
 
     class Asks(Mutant):
         name = "asks"
-        apis = (3,)
+        apis = (ApiKey.Metadata,)
 
         def request(self, s):
-            seen["ranges"] = self.upstream(18, 0, {})["api_keys"]
-    proxied(Asks()).send(3, 1, {"topics": []})
-    assert any(a["api_key"] == 19 for a in seen["ranges"])
+            seen["ranges"] = self.upstream(ApiKey.ApiVersions, 0, {})["api_keys"]
+    proxied(Asks()).send(ApiKey.Metadata, 1, requests.metadata(1, []))
+    assert any(a["api_key"] == ApiKey.CreateTopics for a in seen["ranges"])
 
 
 def test_an_unknown_mutant_is_one_line_naming_the_known_ones():

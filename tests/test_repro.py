@@ -12,6 +12,7 @@
 """
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -20,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from protocol import codec, wire
+from protocol import codec, requests, wire
+from protocol.apis import ApiKey
 from fixtures.repro import runtime
 from fixtures.results import read_rows
 from fixtures.targets import make_target
@@ -79,22 +81,15 @@ def test_the_stdlib_decoder_reads_real_answers_as_the_codec_does(broker):
         name = "kac-decoder-" + uuid.uuid4().hex[:6]
         asked = 0
         try:
-            for key, body in ((3, {"topics": None, "allow_auto_topic_creation": False}),
-                              (19, {"topics": [{"name": name, "num_partitions": 2, "replication_factor": 1,
-                                                "assignments": [], "configs": []}], "timeout_ms": 5000,
-                                    "validate_only": False}),
-                              (32, {"resources": [{"resource_type": 2, "resource_name": name,
-                                                   "configuration_keys": None}], "include_synonyms": False,
-                                    "include_documentation": False}),
-                              (18, {})):
+            for key, body in ((ApiKey.Metadata, requests.metadata),
+                              (ApiKey.CreateTopics, lambda v: requests.create_topics(v, [requests.topic(name, 2)])),
+                              (ApiKey.DescribeConfigs, lambda v: requests.describe_configs(v, [(name, None)])),
+                              (ApiKey.ApiVersions, lambda v: {})):
                 rng = info.advertised(key)
                 if rng is None:
                     continue
                 for v in sorted({rng[0], min(rng[1], codec.APIS[key].max_version)}):
-                    b = dict(body)
-                    if key == 19 and v == 0:
-                        b.pop("validate_only")
-                    ex = conn.send(key, v, b)
+                    ex = conn.send(key, v, body(v))
                     if not ex.ok:
                         continue
                     schema = codec.APIS[key].response_schema
@@ -107,6 +102,11 @@ def test_the_stdlib_decoder_reads_real_answers_as_the_codec_does(broker):
         finally:
             conn.close()
         assert asked >= 4
+
+
+def test_the_standalone_decoder_knows_apiversions_by_kafkas_key():
+    """runtime.py may not import the suite: its one API key is checked against protocol here."""
+    assert runtime.API_VERSIONS == ApiKey.ApiVersions
 
 
 # -- mutants: exit 1 under the fault, 0 without it --------------------------------------------
@@ -192,7 +192,7 @@ def test_a_bad_results_row_is_a_one_line_error(tmp_path, ref):
 
 def test_a_passing_row_is_refused_in_one_line(tmp_path):
     f = tmp_path / "results.jsonl"
-    f.write_text('{"row_id": 1, "outcome": "pass", "property": "P1", "counterexample": null}\n')
+    f.write_text('{"row_id": 1, "outcome": "pass", "property": "P1", "broker": "x", "counterexample": null}\n')
     p = subprocess.run([sys.executable, "-m", "fixtures.repro", "--export-repro", f"{f}:1", "--out",
                         str(tmp_path / "o")], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "not a failure" in p.stderr and len(p.stderr.strip().splitlines()) == 1
@@ -202,10 +202,11 @@ def test_a_reproducer_that_cannot_connect_is_undecided(tmp_path):
     """Exit 2 on a refused connection (reproducer from the pass row refused above: build one
     from a hand-written failing row with one ApiVersions step)."""
     f = tmp_path / "results.jsonl"
-    ce = '{"steps": [{"api_key": 18, "api_name": "ApiVersions", "api_version": 0, "request": {}}], ' \
-         '"expect": [{"step": 0, "kind": "answer", "within_s": 2}], "prefix": "kac-000000-"}'
-    f.write_text('{"row_id": 1, "outcome": "fail", "property": "P1", "api_name": "ApiVersions", "api_version": 0, '
-                 f'"broker": "x", "message": "m", "source": "s", "counterexample": {ce}}}\n')
+    ce = {"steps": [{"api_key": ApiKey.ApiVersions, "api_name": "ApiVersions", "api_version": 0, "request": {}}],
+          "expect": [{"step": 0, "kind": "answer", "within_s": 2}], "prefix": "kac-000000-"}
+    f.write_text(json.dumps({"row_id": 1, "outcome": "fail", "property": "P1", "api_name": "ApiVersions",
+                             "api_version": 0, "broker": "x", "message": "m", "source": "s",
+                             "counterexample": ce}) + "\n")
     assert export(f, 1, tmp_path / "o").returncode == 0
     from fixtures.targets.base import free_port
     p = repro(tmp_path / "o", f"127.0.0.1:{free_port()}")

@@ -8,12 +8,12 @@ import uuid
 import pytest
 
 from fixtures import scope
-from protocol import codec
+from protocol import codec, requests
+from protocol.apis import ApiKey, ConfigResourceType, OffsetSpec
 from strategies import domain
 
 P = "kac-abc123-"
 OURS = P + "t-1"
-ZERO = uuid.UUID(int=0)
 
 
 def sendable(body_by_version, api_key, version):
@@ -23,26 +23,21 @@ def sendable(body_by_version, api_key, version):
 
 
 @pytest.mark.parametrize("api_key,version,body", [
-    (19, 4, {"topics": [{"name": "", "num_partitions": 1, "replication_factor": 1, "assignments": [],
-                         "configs": []}], "timeout_ms": 1, "validate_only": True}),
-    (20, 3, {"topic_names": [OURS, ".."], "timeout_ms": 1}),
-    (20, 6, {"topics": [{"name": "precious", "topic_id": ZERO}], "timeout_ms": 1}),
-    (21, 2, {"topics": [{"name": "precious", "partitions": [{"partition_index": 0, "offset": -1}]}],
-             "timeout_ms": 1}),
-    (37, 3, {"topics": [{"name": "precious", "count": 3, "assignments": None}], "timeout_ms": 1,
-             "validate_only": True}),
-    (32, 4, {"resources": [{"resource_type": 2, "resource_name": "precious", "configuration_keys": None}],
-             "include_synonyms": False, "include_documentation": False}),
-    (44, 1, {"resources": [{"resource_type": 2, "resource_name": ".", "configs": []}], "validate_only": True}),
-    (33, 2, {"resources": [{"resource_type": 2, "resource_name": "x", "configs": []}], "validate_only": True}),
-    (3, 12, {"topics": [{"name": "precious", "topic_id": ZERO}], "allow_auto_topic_creation": False,
-             "include_topic_authorized_operations": False}),
-    (2, 5, {"replica_id": -1, "isolation_level": 0, "topics": [{"name": "precious", "partitions": [
-        {"partition_index": 0, "current_leader_epoch": -1, "timestamp": -1}]}]}),
-    (1, 12, {"replica_id": -1, "max_wait_ms": 0, "min_bytes": 0, "max_bytes": 1, "isolation_level": 0,
+    (ApiKey.CreateTopics, 4, requests.create_topics(4, [requests.topic("")], timeout_ms=1, validate_only=True)),
+    (ApiKey.DeleteTopics, 3, requests.delete_topics(3, [OURS, ".."], timeout_ms=1)),
+    (ApiKey.DeleteTopics, 6, requests.delete_topics(6, ["precious"], timeout_ms=1)),
+    (ApiKey.DeleteRecords, 2, requests.delete_records(2, [("precious", [(0, -1)])], timeout_ms=1)),
+    (ApiKey.CreatePartitions, 3, requests.create_partitions(3, [("precious", 3)], timeout_ms=1, validate_only=True)),
+    (ApiKey.DescribeConfigs, 4, requests.describe_configs(4, [("precious", None)])),
+    (ApiKey.IncrementalAlterConfigs, 1, requests.incremental_alter_configs(1, [(".", [])], validate_only=True)),
+    (ApiKey.AlterConfigs, 2, requests.alter_configs(2, [("x", [])], validate_only=True)),
+    (ApiKey.Metadata, 12, requests.metadata(12, ["precious"])),
+    (ApiKey.ListOffsets, 5, {"replica_id": -1, "isolation_level": 0, "topics": [{"name": "precious", "partitions": [
+        {"partition_index": 0, "current_leader_epoch": -1, "timestamp": OffsetSpec.LATEST}]}]}),
+    (ApiKey.Fetch, 12, {"replica_id": -1, "max_wait_ms": 0, "min_bytes": 0, "max_bytes": 1, "isolation_level": 0,
              "session_id": 0, "session_epoch": -1, "topics": [], "forgotten_topics_data": [
                  {"topic": "precious", "partitions": [0]}], "rack_id": ""}),
-    (0, 8, {"transactional_id": None, "acks": -1, "timeout_ms": 1, "topic_data": [
+    (ApiKey.Produce, 8, {"transactional_id": None, "acks": -1, "timeout_ms": 1, "topic_data": [
         {"name": "precious", "partition_data": []}]}),
 ])
 def test_a_name_outside_the_prefix_is_refused_even_with_consent(api_key, version, body):
@@ -52,12 +47,12 @@ def test_a_name_outside_the_prefix_is_refused_even_with_consent(api_key, version
 
 
 def test_prefixed_names_pass_with_consent_and_other_resource_types_are_not_topics():
-    body = {"resources": [{"resource_type": 2, "resource_name": OURS, "configuration_keys": None},
-                          {"resource_type": 4, "resource_name": "0", "configuration_keys": None}],
-            "include_synonyms": False, "include_documentation": False}
-    assert scope.refusal(32, 4, body, P, allow_destructive=False) is None
-    body = {"topic_names": [OURS], "timeout_ms": 1}
-    assert scope.refusal(20, 3, body, P, allow_destructive=True) is None
+    topic = requests.describe_configs(4, [(OURS, None)])
+    broker = requests.describe_configs(4, [("0", None)], resource_type=ConfigResourceType.BROKER)
+    body = {**topic, "resources": topic["resources"] + broker["resources"]}
+    assert scope.refusal(ApiKey.DescribeConfigs, 4, body, P, allow_destructive=False) is None
+    body = requests.delete_topics(3, [OURS], timeout_ms=1)
+    assert scope.refusal(ApiKey.DeleteTopics, 3, body, P, allow_destructive=True) is None
 
 
 @pytest.mark.parametrize("api_key", sorted(scope.MUTATING))
@@ -67,26 +62,28 @@ def test_without_consent_nothing_that_changes_goes_out(api_key):
 
 
 def test_metadata_that_could_auto_create_needs_consent():
-    named = {"topics": [{"name": OURS}]}
-    assert "allow_auto_topic_creation=true" in scope.refusal(3, 4, {**named, "allow_auto_topic_creation": True},
-                                                             P, False)
-    assert scope.refusal(3, 4, {**named, "allow_auto_topic_creation": False}, P, False) is None
+    md = ApiKey.Metadata
+    auto = requests.metadata(4, [OURS], allow_auto_topic_creation=True)
+    assert "allow_auto_topic_creation=true" in scope.refusal(md, 4, auto, P, False)
+    assert scope.refusal(md, 4, requests.metadata(4, [OURS]), P, False) is None
     # v0-v3 cannot say no: only names that exist
-    assert "does not exist" in scope.refusal(3, 3, named, P, False, existing=lambda: set())
-    assert scope.refusal(3, 3, named, P, False, existing=lambda: {OURS}) is None
-    assert scope.refusal(3, 3, named, P, True, existing=lambda: set()) is None
-    assert scope.refusal(3, 1, {"topics": None}, P, False) is None      # all topics: creates nothing
+    named = requests.metadata(3, [OURS])
+    assert "does not exist" in scope.refusal(md, 3, named, P, False, existing=lambda: set())
+    assert scope.refusal(md, 3, named, P, False, existing=lambda: {OURS}) is None
+    assert scope.refusal(md, 3, named, P, True, existing=lambda: set()) is None
+    assert scope.refusal(md, 1, requests.metadata(1), P, False) is None      # all topics: creates nothing
 
 
 def test_a_topic_id_of_another_topic_is_refused():
     theirs, mine = uuid.uuid4(), uuid.uuid4()
-    body = {"topics": [{"name": None, "topic_id": theirs}], "timeout_ms": 1}
-    assert "belongs to a topic outside" in scope.refusal(20, 6, body, P, True, ids_of=lambda: {theirs: "precious"})
-    assert "belongs to a topic outside" in scope.refusal(20, 6, body, P, True, foreign_ids={theirs})
-    ok = {"topics": [{"name": None, "topic_id": mine}], "timeout_ms": 1}
-    assert scope.refusal(20, 6, ok, P, True, ids_of=lambda: {theirs: "precious", mine: OURS}) is None
+    dt = ApiKey.DeleteTopics
+    body = requests.delete_topics(6, ids=[theirs], timeout_ms=1)
+    assert "belongs to a topic outside" in scope.refusal(dt, 6, body, P, True, ids_of=lambda: {theirs: "precious"})
+    assert "belongs to a topic outside" in scope.refusal(dt, 6, body, P, True, foreign_ids={theirs})
+    ok = requests.delete_topics(6, ids=[mine], timeout_ms=1)
+    assert scope.refusal(dt, 6, ok, P, True, ids_of=lambda: {theirs: "precious", mine: OURS}) is None
     seen = {"topics": [{"name": "precious", "topic_id": theirs}, {"name": OURS, "topic_id": mine}]}
-    assert scope.foreign_ids_in(3, seen, P) == {theirs}
+    assert scope.foreign_ids_in(ApiKey.Metadata, seen, P) == {theirs}
 
 
 def test_invalid_names_for_an_external_cluster_all_carry_the_prefix():
