@@ -41,7 +41,7 @@ from fixtures.harness import Unsupported, Violation, expect
 from fixtures.waiting import SETTLE_S, settled
 from protocol import ApiKey, Errors, OffsetSpec
 from protocol import requests as build
-from protocol.apis import items
+from protocol.apis import items, spec
 from protocol.codec import APIS
 from protocol.errors import error_name
 from strategies import domain as d
@@ -146,7 +146,18 @@ def _targets(kinds):
     return st.sampled_from(kinds)
 
 
-class CreateTopics:
+class _Api:
+    """What every P4 API shares: the outcome is each item's error code, keyed by the
+    item's logical name (``protocol.apis.spec`` says which field names it)."""
+    key: ApiKey
+
+    @classmethod
+    def outcome(cls, resp, names):
+        field = spec(cls.key).item
+        return {names.key(r.get(field)): r["error_code"] for r in items(cls.key, resp)}
+
+
+class CreateTopics(_Api):
     key = ApiKey.CreateTopics
 
     @staticmethod
@@ -173,10 +184,6 @@ class CreateTopics:
                                    timeout_ms=TIMEOUT_MS, validate_only=sc["validate_only"])
 
     @staticmethod
-    def outcome(resp, names):
-        return {names.key(t["name"]): t["error_code"] for t in items(ApiKey.CreateTopics, resp)}
-
-    @staticmethod
     def state(admin, sc, names, outcome):
         by_key = {names.key(_target(names, it, i)): _target(names, it, i) for i, it in enumerate(sc["items"])}
         created = [k for k, c in outcome.items() if c == Errors.NONE and k in by_key and not sc["validate_only"]]
@@ -193,7 +200,7 @@ class CreateTopics:
         return state
 
 
-class DeleteTopics:
+class DeleteTopics(_Api):
     key = ApiKey.DeleteTopics
 
     @staticmethod
@@ -216,10 +223,6 @@ class DeleteTopics:
         return build.delete_topics(v, [_target(names, it, i) for i, it in enumerate(sc["items"])],
                                    timeout_ms=TIMEOUT_MS)
 
-    @staticmethod
-    def outcome(resp, names):
-        return {names.key(r.get("name")): r["error_code"] for r in items(ApiKey.DeleteTopics, resp)}
-
     @classmethod
     def state(cls, admin, sc, names, outcome):
         by_key = {("existing", j): names(("existing", j)) for j in cls._existing(sc)}
@@ -227,7 +230,7 @@ class DeleteTopics:
         return {"topics": _observed(lambda: _topics(admin, by_key, expect_absent=gone))}
 
 
-class CreatePartitions:
+class CreatePartitions(_Api):
     key = ApiKey.CreatePartitions
 
     @staticmethod
@@ -255,10 +258,6 @@ class CreatePartitions:
                                            for i, it in enumerate(sc["items"])],
                                        timeout_ms=TIMEOUT_MS, validate_only=sc["validate_only"])
 
-    @staticmethod
-    def outcome(resp, names):
-        return {names.key(r["name"]): r["error_code"] for r in items(ApiKey.CreatePartitions, resp)}
-
     @classmethod
     def state(cls, admin, sc, names, outcome):
         by_key = {("existing", j): names(("existing", j)) for j in range(len(sc["partitions"]))}
@@ -278,17 +277,13 @@ def _config_targets():
     return _targets([("existing", 0), ("existing", 0), ("new",), ("illegal",)])
 
 
-class _Configs:
+class _Configs(_Api):
     """Shared by the config APIs: one existing topic with initial configs."""
     key: ApiKey
 
     @staticmethod
     def setup(admin, sc, names):
         admin.create_topic(names(("existing", 0)), configs=dict(sc["initial"]) or None)
-
-    @classmethod
-    def outcome(cls, resp, names):
-        return {names.key(r["resource_name"]): r["error_code"] for r in items(cls.key, resp)}
 
     @classmethod
     def state(cls, admin, sc, names, outcome):
@@ -371,7 +366,7 @@ class DescribeConfigs(_Configs):
         return {}
 
 
-class DeleteRecords:
+class DeleteRecords(_Api):
     key = ApiKey.DeleteRecords
 
     @staticmethod
