@@ -98,8 +98,8 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
 
         _write(tables.run_cells(groups, runs_df), f"{stage}/cells")
         cells = spark.read.parquet(f"{stage}/cells")
-        n_run_cells = cells.count()
-        ph.done(f"per-run cells: {n_run_cells:,} (a cell's verdict in one run)")
+        if not quiet:  # a job only for this line
+            ph.done(f"per-run cells: {cells.count():,} (a cell's verdict in one run)")
         _write(tables.matrix(cells), f"{out}/matrix")
         m = spark.read.parquet(f"{out}/matrix")
         _write(tables.scores(m), f"{out}/scores")
@@ -113,9 +113,10 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
         n_reg, n_fix = kinds.get("regression", 0), kinds.get("fix", 0)
         n_flaky = spark.read.parquet(f"{out}/flaky").count()
         _write(tables.history(cells), f"{out}/history")
-        n_points = spark.read.parquet(f"{out}/history").count()
-        ph.done(f"across runs: {n_reg:,} regressions, {n_fix:,} fixes, {n_flaky:,} flaky cells; "
-                f"history: {n_points:,} broker runs")
+        if not quiet:
+            n_points = spark.read.parquet(f"{out}/history").count()
+            ph.done(f"across runs: {n_reg:,} regressions, {n_fix:,} fixes, {n_flaky:,} flaky cells; "
+                    f"history: {n_points:,} broker runs")
     finally:
         load.delete(spark, stage)
     return {"runs": len(files), "lines": n_lines, "rows": n_rows, "malformed": n_bad, "cells": n_cells,
