@@ -2,7 +2,7 @@
 
     python benchmarks/cluster_memory.py [N ...] [--executor-memory 512m] [--workers 2] [--tmp DIR]
 
-For each N: Spark (local[2]) writes N synthetic rows as run folders (as bench_aggregate.py),
+For each N: Spark (local[2]) writes N synthetic rows as run folders (as bench_report.py),
 then ``python -m reports.standalone --workers W --executor-memory M -- --results-dir ...``
 runs the report on a fresh master + W workers on loopback, while this script samples the
 resident memory (VmRSS in /proc, every 0.2 s) of every JVM it started: the driver

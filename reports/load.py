@@ -3,7 +3,8 @@
 Lines are read as text and parsed with ``from_json`` against the explicit schema, so a
 malformed line is kept (with a reason) instead of being dropped or crashing the job.
 Line numbers come from each line's position inside its file split (the split sizes are a
-tiny table joined back), so no whole table ever goes to the driver.
+tiny table joined back, computed in the same pass as the aggregation), so no whole table
+ever goes to the driver and no second pass over the lines is needed.
 """
 from __future__ import annotations
 
@@ -124,18 +125,19 @@ def read_lines(spark: SparkSession, files: list[str]) -> DataFrame:
         F.when(reason.isNotNull(), F.substring("value", 1, 300)).alias("text"))
 
 
-def malformed(lines: DataFrame) -> DataFrame:
-    """file, line (1-based), reason, text of every malformed line.
+def malformed(groups: DataFrame) -> DataFrame:
+    """file, line (1-based), reason, text of every malformed line, from tables.line_groups.
 
     A line's number = lines in the earlier splits of its file + its place in its split
-    (monotonically_increasing_id is consecutive within a split)."""
-    blocks = lines.groupBy("file", "block").agg(F.count("*").alias("n"), F.min("mid").alias("first"))
+    (monotonically_increasing_id is consecutive within a split). The groups hold each
+    split's line count and first mid, so this never touches the lines again."""
+    blocks = groups.groupBy("file", "block").agg(F.sum("n").alias("n"), F.min("first").alias("first"))
     before = Window.partitionBy("file").orderBy("block").rowsBetween(Window.unboundedPreceding, -1)
     blocks = blocks.select("file", "block", "first",
                            F.coalesce(F.sum("n").over(before), F.lit(0)).alias("offset"))
-    bad = lines.where(F.col("reason").isNotNull()).select("file", "block", "mid", "reason", "text")
+    bad = groups.where(F.col("reason").isNotNull()).select("file", "block", "bad_mid", "reason", "text")
     return bad.join(F.broadcast(blocks), ["file", "block"]).select(
-        "file", (F.col("offset") + F.col("mid") - F.col("first") + 1).alias("line"), "reason", "text")
+        "file", (F.col("offset") + F.col("bad_mid") - F.col("first") + 1).alias("line"), "reason", "text")
 
 
 MANIFEST_SCHEMA = ("run_id string, started_at string, ended_at string, complete boolean, "

@@ -35,15 +35,35 @@ def replay(broker: Column, results: Column, row_id: Column) -> Column:
                     shell_quote(F.concat(results, F.lit(":"), row_id.cast("string"))))
 
 
-def runs(files: DataFrame, lines: DataFrame, manifests: DataFrame) -> DataFrame:
+def line_groups(lines: DataFrame) -> DataFrame:
+    """The one aggregation over every parsed line (load.read_lines); everything else reads
+    its output, which is small: one row per (file, split, cell, build) of valid lines, and
+    one row per malformed line (``bad_mid`` = its monotonically_increasing_id, else null).
+
+    Each group keeps what the later tables need: line count and first mid (line numbers),
+    outcome counts, ``last`` (see run_cells), the first started_ts and the largest run_id (runs),
+    and a malformed line's reason and text."""
+    ok = F.col("reason").isNull()
+    last = F.when(ok, F.struct(_severity(F.col("outcome")).alias("severity"), "started_ts", "row_id", "outcome",
+                                "message", "counterexample", "source"))
+    return lines.groupBy("file", "block", F.when(~ok, F.col("mid")).alias("bad_mid"),
+                         *[F.when(ok, F.col(c)).alias(c) for c in CELL + BUILD]).agg(
+        F.count("*").alias("n"), F.min("mid").alias("first"), F.max(F.when(ok, F.col("api_name"))).alias("api_name"),
+        *[_count(o) for o in OUTCOMES], F.max(last).alias("last"),
+        F.min(F.when(ok, F.col("started_ts"))).alias("first_ts"), F.max(F.when(ok, F.col("run_id"))).alias("run_id"),
+        F.max("reason").alias("reason"), F.max("text").alias("text"))
+
+
+def runs(files: DataFrame, groups: DataFrame, manifests: DataFrame) -> DataFrame:
     """One row per run folder: where, when it started, how many lines, rows, malformed.
 
-    ``files`` has one column ``results`` (decoded URIs of the results.jsonl files).
-    A run starts at its manifest's started_at, else at its first row's."""
+    ``files`` has one column ``results`` (decoded URIs of the results.jsonl files);
+    ``groups`` is line_groups' output. A run starts at its manifest's started_at, else at
+    its first row's."""
     ok = F.col("reason").isNull()
-    stats = lines.groupBy("file").agg(
-        F.count("*").alias("lines"), F.count("reason").alias("malformed"),
-        F.min(F.when(ok, F.col("started_ts"))).alias("first_row_ts"),
+    stats = groups.groupBy("file").agg(
+        F.sum("n").alias("lines"), F.count("reason").alias("malformed"),
+        F.min(F.when(ok, F.col("first_ts"))).alias("first_row_ts"),
         F.max(F.when(ok, F.col("run_id"))).alias("row_run_id"),
         F.array_sort(F.collect_set(F.when(ok, F.col("broker")))).alias("brokers"),
     ).withColumn("results", decoded(F.col("file")))
@@ -65,16 +85,15 @@ def _severity(c: Column) -> Column:
     return F.coalesce(*[F.when(c == o, F.lit(i)) for i, o in enumerate(SEVERITY)])
 
 
-def run_cells(valid: DataFrame, runs_df: DataFrame) -> DataFrame:
+def run_cells(groups: DataFrame, runs_df: DataFrame) -> DataFrame:
     """One row per (run, build, cell): outcome counts and ``last``, the row that decides
     the cell in that run: the most severe (schema.SEVERITY), the latest among equals.
 
+    ``groups`` is line_groups' output (its valid-line groups are summed over the splits).
     A run tests one build of a broker, so counting these rows counts runs."""
-    last = F.struct(_severity(F.col("outcome")).alias("severity"), "started_ts", "row_id", "outcome",
-                    "message", "counterexample", "source")
-    per = valid.groupBy("file", *CELL, *BUILD).agg(
-        F.max("api_name").alias("api_name"), F.count("*").alias("n"),
-        *[_count(o) for o in OUTCOMES], F.max(last).alias("last"))
+    per = groups.where(F.col("reason").isNull()).groupBy("file", *CELL, *BUILD).agg(
+        F.max("api_name").alias("api_name"), F.sum("n").alias("n"),
+        *[F.sum(c).alias(c) for c in COUNTS], F.max("last").alias("last"))
     return per.join(runs_df.select("file", "run_id", "run_start"), "file")
 
 
