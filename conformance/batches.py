@@ -23,7 +23,7 @@ from protocol import apis, requests
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from strategies import batches as item_kinds, domain
-from strategies.batches import BASE_CONFIGS, VALIDATE_ONLY_SINCE, describe_item, mixed_batches  # noqa: F401
+from strategies.batches import BASE_CONFIGS
 from .reference import topic_names
 
 #: The batch APIs under the names the properties import.

@@ -23,13 +23,12 @@ from hypothesis import strategies as st
 from fixtures.harness import Skip, expect
 from protocol import requests
 from protocol.apis import ApiKey
-from protocol.errors import Errors
+from protocol.errors import Errors, error_name
 from strategies import domain
 
 from .apis import every_version
 from .batches import World, asked, create_partitions_items, entries_by_name, expect_entry, set_up, settle
 from .reference import topic_names
-from .reference.error_codes import error_name
 from .reference.releases import SEGMENT_BYTES_MIN
 from .reference.topic_config import CONFIGS
 

@@ -27,8 +27,9 @@ from fixtures.harness import expect
 from protocol import ApiKey, Errors
 
 from .apis import every_version
-from .batches import (RELATIONAL_KINDS, VALIDATE_ONLY_SINCE, World, asked,
-                      describe_item, entries_by_name, items_for, mixed_batches, observe, set_up,
+from strategies.batches import VALIDATE_ONLY_SINCE, describe_item, mixed_batches
+
+from .batches import (RELATIONAL_KINDS, World, asked, entries_by_name, items_for, observe, set_up,
                       settle, state_diff, verdicts)
 
 KAFKA = "apache/kafka "

@@ -79,12 +79,8 @@ def delete_topics(v: int, names: Sequence[str | None] = (), *, ids: Sequence[uui
     """By name (every version) and by id (v6+, KIP-516): v6 lists ``topics`` of
     ``{name, topic_id}`` (ZERO_UUID for a name, null name for an id), older versions
     ``topic_names`` (DeleteTopicsRequest.json)."""
-    if v >= 6:
-        return {"topics": [{"name": n, "topic_id": ZERO_UUID} for n in names]
-                + [{"name": None, "topic_id": i} for i in ids], "timeout_ms": timeout_ms}
-    if ids:
-        raise Inexpressible(f"DeleteTopics v{v} cannot name topics by id (v6+)")
-    return {"topic_names": list(names), "timeout_ms": timeout_ms}
+    return delete_topics_entries(v, [(n, None) for n in names] + [(None, i) for i in ids],
+                                 timeout_ms=timeout_ms)
 
 
 def delete_topics_entries(v: int, entries: Sequence[tuple[str | None, uuid.UUID | None]], *,

@@ -32,7 +32,6 @@ from dataclasses import dataclass
 from typing import Optional
 
 from protocol import ApiKey, Errors
-from protocol.errors import error_name
 
 # --------------------------------------------------------------------------------------
 # Source locations (apache/kafka paths)
