@@ -87,3 +87,13 @@ def test_a2_on_kafka_with_the_acl_profile_has_a_passing_row_per_advertised_versi
     assert not missing, f"no A2 row for {missing}"
     assert not not_passing, "\n".join(not_passing)
     assert not leftovers(tmp_path)
+
+
+def test_a2_is_unsupported_on_a_broker_without_the_profile(tmp_path):
+    cmd, env = suite(tmp_path, "--broker", "tansu", "--property", "A2")
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    rows = [r for r in read_rows(last_run(tmp_path) / "results.jsonl") if r["property"] == "A2"]
+    assert rows and {r["outcome"] for r in rows} == {"unsupported"}, {r["outcome"] for r in rows}
+    advertised = [r for r in rows if "not advertise" not in r["message"] and "advertises" not in r["message"]]
+    assert advertised and all("kafka:VERSION,profile=acl" in r["message"] for r in advertised), advertised[:2]
