@@ -279,7 +279,14 @@ def _delete_by_id(check, admin, restricted, version, names) -> None:
 
 
 def _untouched(admin, api_key, names) -> None:
-    """The topics the principal may not change still exist with their one partition."""
+    """The topics the principal may not change still exist with their one partition (and,
+    for the alter-config APIs, without the requested retention.ms)."""
+    if api_key in (ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs):
+        values = {r: (admin.describe_configs(names[r], [RETENTION[0]])[1].get(RETENTION[0]) or {}).get("value")
+                  for r in EXISTING}
+        wrong = [f"{r} {names[r]}: {RETENTION[0]}={v}" for r, v in values.items() if v == RETENTION[1]]
+        expect(not wrong, "refused requests changed configs: " + "; ".join(wrong))
+        return
     if api_key not in (ApiKey.DeleteTopics, ApiKey.CreatePartitions, ApiKey.CreateTopics):
         return
     states = {r: admin.topic(names[r]) for r in EXISTING}
