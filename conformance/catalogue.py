@@ -33,10 +33,11 @@ these ids come from is `shared/CATALOGUE.md`.
 
 FOOTER = """
 Properties that need a configured broker run on Apache Kafka targets with a profile
-(docs/kafka.md): A1 with `profile=policy`; P5's version-gated codes with `profile=nodelete`
+(docs/kafka.md): A1 with `profile=policy`; A2 with `profile=acl` (StandardAuthorizer, SASL/PLAIN,
+a super user and a restricted principal); P5's version-gated codes with `profile=nodelete`
 and `profile=quota`. Everywhere else their rows are `unsupported`, saying which profile they
-need. Not implemented yet: A2 (authorization: an authorizer, SASL principals and ACLs) and
-K2 (partition deletion, seed 003, as a schema overlay).
+need; P5's traffic rows are `unsupported` where nothing in the run provoked a code they gate.
+Not implemented yet: K2 (partition deletion, seed 003, as a schema overlay).
 """
 
 

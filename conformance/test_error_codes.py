@@ -30,14 +30,21 @@ last and fail their (API, version) cell when another check's answer broke the ru
 that check named and its request as the counterexample.
 
 Rows exist only for (API, version) where some code is gated (nothing can be downgraded
-elsewhere).
+elsewhere). A row passes only when at least one of its gated codes was **provoked** in the
+run: the broker answered it (to any check) at a version of the API that has it, so the
+situation exists on this broker and the older version's answers were judged under it (the
+Kafka profiles provoke them: ``profile=nodelete`` TOPIC_DELETION_DISABLED, ``profile=quota``
+THROTTLING_QUOTA_EXCEEDED; unknown topic ids UNKNOWN_TOPIC_ID). Where nothing provoked any,
+the row is ``unsupported`` and names the codes nothing provoked: a broker that never
+answers a code has not shown that it keeps the code off older versions. A code leaking into
+an older version is a ``fail`` either way.
 """
 from __future__ import annotations
 
 import pytest
 
 from fixtures import traffic
-from fixtures.harness import expect
+from fixtures.harness import Unsupported, expect
 from protocol import ApiKey, Errors
 from protocol.codec import APIS
 from protocol.errors import error_name
@@ -124,5 +131,40 @@ def test_p5_codes_introduced_later_never_answer_older_versions(check, api_key, v
     screened = traffic.judge_seen(check, "P5", api_key, version)
     gated = sorted(ec.forbidden_codes(api_key, version)) + (
         [Errors.POLICY_VIOLATION] if api_key == ApiKey.DeleteTopics else [])
+    provoked = provoked_codes(check, api_key, gated)
+    if not provoked:
+        raise Unsupported(f"nothing in this run provoked {', '.join(_where(api_key, c) for c in gated)}: no "
+                          f"answer at v{version} could show it kept off ({screened} answers screened, none "
+                          "carried a later code)")
+    unprovoked = [c for c in gated if c not in provoked]
     check.message = (f"none of {', '.join(error_name(c) for c in gated)} in {check.examples} "
-                     f"generated answers and {max(screened - check.examples, 0)} answers to other checks")
+                     f"generated answers and {max(screened - check.examples, 0)} answers to other checks; provoked "
+                     f"in the run: {', '.join(_where(api_key, c) for c in provoked)}"
+                     + (f"; never provoked: {', '.join(error_name(c) for c in unprovoked)}" if unprovoked else ""))
+
+
+def _since(api_key: int, code: int) -> int | None:
+    """The first version of ``api_key`` that may answer ``code`` (None: no released one,
+    DeleteTopics' POLICY_VIOLATION for a small request)."""
+    return next((r.since_version for r in ec.rules_for(api_key) if r.error_code == code), None)
+
+
+def _where(api_key: int, code: int) -> str:
+    since = _since(api_key, code)
+    return f"{error_name(code)} ({code}, {APIS[api_key].name} v{since}+)" if since is not None else \
+        f"{error_name(code)} ({code}, no released {APIS[api_key].name} version)"
+
+
+def provoked_codes(check, api_key: int, gated) -> list[int]:
+    """The gated codes this broker answered in the run at a version of ``api_key`` that has them."""
+    log = traffic.log_of(check.session)
+    rng = check.broker.advertised(api_key)
+    if log is None or rng is None:
+        return []
+    out = []
+    for code in gated:
+        since = _since(api_key, code)
+        if since is not None and any(code in log.codes(check.spec, api_key, v)
+                                     for v in range(max(since, rng[0]), rng[1] + 1)):
+            out.append(code)
+    return out

@@ -14,6 +14,7 @@ Only P1-P3, which must send odd shapes on purpose, build raw bodies themselves.
 from __future__ import annotations
 
 import uuid
+from enum import IntEnum
 from typing import Iterable, Mapping, Sequence
 
 from .apis import ZERO_UUID, ConfigResourceType
@@ -181,4 +182,82 @@ def list_offsets(v: int, partitions: Iterable[tuple[str, Iterable[int]]], timest
         body["isolation_level"] = isolation_level
     if v >= 10:
         body["timeout_ms"] = timeout_ms
+    return body
+
+
+# -- ACLs (profile=acl: the restricted principal's permissions, KIP-140) -------------------
+
+class AclResourceType(IntEnum):
+    """apache/kafka clients/src/main/java/org/apache/kafka/common/resource/ResourceType.java"""
+    ANY = 1
+    TOPIC = 2
+    GROUP = 3
+    CLUSTER = 4
+
+
+class AclPatternType(IntEnum):
+    """apache/kafka clients/src/main/java/org/apache/kafka/common/resource/PatternType.java"""
+    ANY = 1
+    MATCH = 2
+    LITERAL = 3
+    PREFIXED = 4
+
+
+class AclOperation(IntEnum):
+    """apache/kafka clients/src/main/java/org/apache/kafka/common/acl/AclOperation.java"""
+    ANY = 1
+    ALL = 2
+    READ = 3
+    WRITE = 4
+    CREATE = 5
+    DELETE = 6
+    ALTER = 7
+    DESCRIBE = 8
+    CLUSTER_ACTION = 9
+    DESCRIBE_CONFIGS = 10
+    ALTER_CONFIGS = 11
+    IDEMPOTENT_WRITE = 12
+
+
+class AclPermission(IntEnum):
+    """apache/kafka clients/src/main/java/org/apache/kafka/common/acl/AclPermissionType.java"""
+    ANY = 1
+    DENY = 2
+    ALLOW = 3
+
+
+def _acl(v: int, principal: str, topic: str, operation: int, *, filter_: bool) -> dict:
+    """One topic ACL (LITERAL, any host, ALLOW) as a creation or as a filter (v1+ carry the
+    pattern type; CreateAclsRequest.json / DeleteAclsRequest.json)."""
+    if filter_:
+        entry = {"resource_type_filter": AclResourceType.TOPIC, "resource_name_filter": topic,
+                 "principal_filter": principal, "host_filter": "*", "operation": operation,
+                 "permission_type": AclPermission.ALLOW}
+        if v >= 1:
+            entry["pattern_type_filter"] = AclPatternType.LITERAL
+        return entry
+    entry = {"resource_type": AclResourceType.TOPIC, "resource_name": topic, "principal": principal,
+             "host": "*", "operation": operation, "permission_type": AclPermission.ALLOW}
+    if v >= 1:
+        entry["resource_pattern_type"] = AclPatternType.LITERAL
+    return entry
+
+
+def create_acls(v: int, principal: str, grants: Iterable[tuple[str, int]]) -> dict:
+    """Allow ``principal`` each ``(topic, AclOperation)`` of ``grants`` (literal topic names)."""
+    return {"creations": [_acl(v, principal, t, op, filter_=False) for t, op in grants]}
+
+
+def delete_acls(v: int, principal: str, grants: Iterable[tuple[str, int]]) -> dict:
+    """Remove exactly the ACLs :func:`create_acls` made for ``grants`` (one filter each)."""
+    return {"filters": [_acl(v, principal, t, op, filter_=True) for t, op in grants]}
+
+
+def describe_acls(v: int, principal: str, topic: str | None = None) -> dict:
+    """Every topic ACL of ``principal`` (on ``topic`` only, when given)."""
+    body = {"resource_type_filter": AclResourceType.TOPIC, "resource_name_filter": topic,
+            "principal_filter": principal, "host_filter": None, "operation": AclOperation.ANY,
+            "permission_type": AclPermission.ANY}
+    if v >= 1:
+        body["pattern_type_filter"] = AclPatternType.LITERAL if topic else AclPatternType.ANY
     return body

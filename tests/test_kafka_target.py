@@ -58,9 +58,9 @@ def last_run(tmp_path) -> Path:
     ("kafka:9.9.9", "no such Apache Kafka release on Maven Central; releases found: "),
     ("kafka:2.8.2", "only KRaft releases run here (3.3.0 and later)"),
     (f"{KAFKA},nodes=9", "nodes=9 must be a number from 1 to 5"),
-    (f"{KAFKA},colour=blue", "unknown option 'colour'; the options are nodes=N, profile=policy|nodelete|quota "
+    (f"{KAFKA},colour=blue", "unknown option 'colour'; the options are nodes=N, profile=policy|nodelete|quota|acl "
                              "and config.KEY=VALUE"),
-    (f"{KAFKA},profile=chaos", "unknown profile 'chaos'; the profiles are policy, nodelete, quota"),
+    (f"{KAFKA},profile=chaos", "unknown profile 'chaos'; the profiles are policy, nodelete, quota, acl"),
 ])
 def test_a_kafka_spec_that_cannot_run_is_one_line(tmp_path, spec, expect):
     cmd, env = suite(tmp_path, "--broker", spec)
