@@ -35,8 +35,10 @@ FOOTER = """
 Properties that need a configured broker run on Apache Kafka targets with a profile
 (docs/kafka.md): A1 with `profile=policy`; P5's version-gated codes with `profile=nodelete`
 and `profile=quota`. Everywhere else their rows are `unsupported`, saying which profile they
-need. Not implemented yet: A2 (authorization: an authorizer, SASL principals and ACLs) and
-K2 (partition deletion, seed 003, as a schema overlay).
+need. Not implemented yet: A2 (authorization: an authorizer, SASL principals and ACLs).
+K1 and K2 (never released) run only on a broker that declares them (a KIP-584 feature in
+ApiVersions v3+, `conformance/capabilities.py`); K2 passes through the emulating
+`proxy:k2@SPEC` (`faults/emulate.py`) and is `unsupported` on every released broker.
 """
 
 

@@ -177,22 +177,25 @@ def test_k2_unknown_and_twice_named_topics_are_refused_per_name(check, api_key, 
 @pytest.mark.prop("K2", source=f"{SOURCE}; seeds 000/001 (KIP-201: validate_only validates but changes nothing)")
 def test_k2_validate_only_answers_as_the_real_deletion_and_changes_nothing(check, api_key, version):
     """A validate_only DeletePartitions leaves Metadata's partitions as they were and answers
-    the code the same deletion then gets for real."""
+    the code the same deletion then gets for real. Each example asks one deletion the topic
+    can take and one drawn from any k."""
     _require(check, api_key)
     k2 = _K2(check, api_key)
 
-    def validate_then_delete(nk):
-        n, k = nk
-        name = k2.topic(n)
-        dry, msg = k2.delete([(name, k)], validate_only=True)[name]
-        expect(k2.partitions(name) == list(range(n)),
-               f"validate_only deletion from partition {k} ({_code(dry)}) changed {name}: it lists "
-               f"{k2.partitions(name)}, not {list(range(n))}")
-        real, real_msg = k2.delete([(name, k)])[name]
-        expect(dry == real, f"validate_only deletion from partition {k} of {name} ({n} partitions) answered "
-                            f"{_code(dry)}, the real one {_code(real)} ({real_msg})")
+    def validate_then_delete(value):
+        n, valid, drawn = value
+        for k in (valid, drawn):
+            name = k2.topic(n)
+            dry, msg = k2.delete([(name, k)], validate_only=True)[name]
+            expect(k2.partitions(name) == list(range(n)),
+                   f"validate_only deletion from partition {k} ({_code(dry)}) changed {name}: it lists "
+                   f"{k2.partitions(name)}, not {list(range(n))}")
+            real, real_msg = k2.delete([(name, k)])[name]
+            expect(dry == real, f"validate_only deletion from partition {k} of {name} ({n} partitions) answered "
+                                f"{_code(dry)}, the real one {_code(real)} ({real_msg})")
 
-    check.given(st.integers(1, 4).flatmap(lambda n: st.tuples(st.just(n), st.integers(-1, n + 1))),
+    check.given(st.integers(2, 4).flatmap(lambda n: st.tuples(st.just(n), st.integers(1, n - 1),
+                                                              st.integers(-1, n + 1))),
                 validate_then_delete)
 
 

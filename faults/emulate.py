@@ -49,6 +49,12 @@ class PartitionDeletion(Mutant):
         pd.register(self.key)
         self.kept: dict[str, int] = {}     # topic -> partitions it keeps (0..kept-1)
 
+    @classmethod
+    def check_arg(cls, arg: str | None) -> None:
+        """``proxy:k2=KEY@SPEC``: KEY must be a free int16 API key (ValueError says why)."""
+        if arg is not None:
+            pd.register(pd.parse_key(arg))
+
     def touches(self, api_key: int) -> bool:
         return api_key in (self.key, ApiKey.ApiVersions, ApiKey.Metadata, ApiKey.CreateTopics,
                            ApiKey.DeleteTopics)
