@@ -130,3 +130,27 @@ def test_a_feature_is_declared_only_by_its_name_at_the_level():
     assert lacks({pd.FEATURE: (1, 1)}, pd.FEATURE, 1) is None
     assert "levels 2-3" in lacks({pd.FEATURE: (2, 3)}, pd.FEATURE, 1)
     assert lacks({"metadata.version": (1, 27)}, kip201.FEATURE, 1) is not None
+
+
+def test_a_k2_finding_exports_a_reproducer_that_tells_the_fault_from_the_rule(tmp_path):
+    """A K2 row that fails through a mutant exports (the overlay API is registered under the
+    row's key by the exporter) and its repro.py exits 1 against the mutant, 0 against the
+    emulation it broke."""
+    from fixtures.targets import make_target
+
+    mutant = "proxy:k2-wrong-refusal-code@proxy:k2@tansu"
+    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last"))
+    subprocess.run([sys.executable, "-m", "pytest", "conformance/test_partition_deletion.py", "-q",
+                    "-p", "no:cacheprovider", "--results-dir", str(tmp_path), "--profile", "ci", "--seed", "13",
+                    "-k", "cannot_take", "--broker", mutant], cwd=ROOT, env=env, capture_output=True, timeout=300)
+    results = Path((tmp_path / "last").read_text().strip()) / "results.jsonl"
+    row = next(r for r in read_rows(results) if r["outcome"] == "fail")
+    out = tmp_path / "repro"
+    proc = subprocess.run([sys.executable, "-m", "fixtures.repro", "--export-repro", f"{results}:{row['row_id']}",
+                           "--out", str(out)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for spec, verdict in ((mutant, 1), ("proxy:k2@tansu", 0)):
+        with make_target(spec) as info:
+            run = subprocess.run(["python3", "-I", "-S", str(out / "repro.py"), f"{info.host}:{info.port}"],
+                                 capture_output=True, text=True, timeout=120)
+        assert run.returncode == verdict, (spec, run.stdout[-2000:])

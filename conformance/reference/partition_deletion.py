@@ -70,6 +70,7 @@ FEATURE_LEVEL = 1
 DEFAULT_API_KEY = 10_000
 
 VERSION = 0
+NAME = "DeletePartitions"     # the API's name in result rows and counterexample steps
 
 SCHEMA_REQUEST = {
     "apiKey": DEFAULT_API_KEY, "type": "request", "listeners": ["broker", "controller"],
