@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from conformance.reference import partition_deletion as pd
 from protocol import requests
-from protocol.apis import ApiKey
+from protocol.apis import ApiKey, items
 from protocol.errors import Errors
 from .mutants.base import Mutant, Reply, mutant
 
@@ -122,11 +122,8 @@ class PartitionDeletion(Mutant):
             return self.advertise(seen, body)
         if seen.api_key == ApiKey.Metadata:
             return self.filter_metadata(body)
-        if seen.api_key in (ApiKey.CreateTopics, ApiKey.DeleteTopics):
-            spec = "topics" if seen.api_key == ApiKey.CreateTopics else "responses"
-            if seen.api_key == ApiKey.CreateTopics and seen.request.get("validate_only"):
-                return None
-            for r in body.get(spec) or []:
+        if seen.api_key in (ApiKey.CreateTopics, ApiKey.DeleteTopics) and not seen.request.get("validate_only"):
+            for r in items(seen.api_key, body):      # a topic deleted or created anew: all its partitions
                 if r.get("error_code") == Errors.NONE:
                     self.kept.pop(r.get("name"), None)
         return None
