@@ -14,8 +14,9 @@ An overlay is a patch of the official JSON schema (the one kafka-python ships, i
 N. kafka-python builds a message class from a patched schema (its ``json_patch`` hook), so
 the overlay encodes and decodes exactly like the official classes, field names in
 snake_case. :func:`codec` returns the pair of classes, built only when first asked (a broker
-advertised the version), so a normal run loads nothing. A new never-released profile (say,
-K2's DeletePartitions) adds a :class:`Overlay` to :data:`OVERLAYS` the same way.
+advertised the version), so a normal run loads nothing. A never-released *API* (K2's
+DeletePartitions) is not a version of an official one: it is registered into the codec
+whole (``protocol.codec.register_overlay``, ``conformance/reference/partition_deletion.py``).
 
 How a broker says it implements KIP-201
 ---------------------------------------
