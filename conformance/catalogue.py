@@ -37,7 +37,9 @@ Properties that need a configured broker run on Apache Kafka targets with a prof
 a super user and a restricted principal); P5's version-gated codes with `profile=nodelete`
 and `profile=quota`. Everywhere else their rows are `unsupported`, saying which profile they
 need; P5's traffic rows are `unsupported` where nothing in the run provoked a code they gate.
-Not implemented yet: K2 (partition deletion, seed 003, as a schema overlay).
+K1 and K2 (never released) run only on a broker that declares them (a KIP-584 feature in
+ApiVersions v3+, `conformance/capabilities.py`); K2 passes through the emulating
+`proxy:k2@SPEC` (`faults/emulate.py`) and is `unsupported` on every released broker.
 """
 
 

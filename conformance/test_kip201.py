@@ -6,9 +6,13 @@ never shipped it (docs/reference-semantics.md R1, V1-V3), so the requests and an
 defined as overlays on Kafka's message schemas (``conformance/reference/kip201.py``: the
 version one above the official max, here DeleteTopics v7 and DeleteRecords v3).
 
-These properties run only against a broker that advertises that version; every other broker
-gets ``unsupported`` rows saying why (a broker that does not implement an unreleased KIP has
-not failed anything). The properties, from the KIP's text:
+These properties run only against a broker that *declares* KIP-201: the feature
+``kip201.version`` (level 1) in ApiVersions v3+ SupportedFeatures (KIP-584;
+``conformance/capabilities.py``), and the overlay version advertised. A broker that only
+advertises a version one above the schemas' maximum is not taken for a KIP-201 broker (a
+future Kafka may add DeleteTopics v7 for other reasons). Every other broker gets
+``unsupported`` rows saying which declaration is missing (a broker that does not implement an
+unreleased KIP has not failed anything). The properties, from the KIP's text:
 
 * a validate_only delete changes nothing (the topic stays listed, the log start offset
   stays), and answers the code the real delete then answers (catalogue V1, V2 for the
@@ -28,7 +32,8 @@ from protocol import requests as build
 from protocol.apis import items, results
 from protocol.codec import APIS
 
-from .reference.kip201 import OVERLAYS, SEED, decode_response, encode_request
+from .capabilities import require_feature
+from .reference.kip201 import FEATURE, FEATURE_LEVEL, OVERLAYS, SEED, decode_response, encode_request
 
 SOURCE = (f"catalogue K1; {SEED}: 'New versions of existing network protocol DeleteTopicsRequest and "
           "DeleteRecordsRequest will be added, to add a validate_only flag' / '... include an error "
@@ -41,12 +46,13 @@ def overlay_rows():
 
 
 def _require_overlay(check, api_key) -> int:
+    """The overlay version, when the broker declares KIP-201 (the feature, then the version)."""
+    require_feature(check, FEATURE, FEATURE_LEVEL, "KIP-201 (validate_only and error_message on the delete APIs)")
     lo, hi = check.require(api_key)
     v = OVERLAYS[api_key].version
-    if hi < v:
-        raise Unsupported(f"broker advertises {APIS[api_key].name} v{lo}-{hi}, not KIP-201's v{v} "
-                          "(validate_only and error_message on the delete APIs): KIP-201 was never "
-                          "released, so released brokers lack it")
+    if not lo <= v <= hi:
+        raise Unsupported(f"broker declares {FEATURE!r} but advertises {APIS[api_key].name} v{lo}-{hi}, "
+                          f"not KIP-201's v{v}")
     check.require_mutations()
     return v
 

@@ -112,6 +112,18 @@ def delete_records(v: int, offsets: Iterable[tuple[str, Iterable[tuple[int, int]
                        for n, parts in offsets], "timeout_ms": timeout_ms}
 
 
+# -- DeletePartitions: seed 003, never released (K2; an overlay API, its key configurable) --
+
+def delete_partitions(v: int, deletions: Iterable[tuple[str, int]], *, timeout_ms: int = TIMEOUT_MS,
+                      validate_only: bool = False) -> dict:
+    """``deletions``: ``(topic, k)``: delete partitions ``k..n-1``, keep ``0..k-1``. Version 0
+    only (the overlay schema, conformance/reference/partition_deletion.py)."""
+    if v != 0:
+        raise Inexpressible(f"DeletePartitions has only version 0, not v{v}")
+    return {"topics": [{"name": n, "delete_partitions": k} for n, k in deletions],
+            "timeout_ms": timeout_ms, "validate_only": validate_only}
+
+
 # -- configs ----------------------------------------------------------------------------
 
 def describe_configs(v: int, resources: Iterable[tuple[str, Sequence[str] | None]], *,

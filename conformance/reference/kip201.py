@@ -14,8 +14,17 @@ An overlay is a patch of the official JSON schema (the one kafka-python ships, i
 N. kafka-python builds a message class from a patched schema (its ``json_patch`` hook), so
 the overlay encodes and decodes exactly like the official classes, field names in
 snake_case. :func:`codec` returns the pair of classes, built only when first asked (a broker
-advertised the version), so a normal run loads nothing. A new never-released profile (say,
-K2's DeletePartitions) adds a :class:`Overlay` to :data:`OVERLAYS` the same way.
+advertised the version), so a normal run loads nothing. A never-released *API* (K2's
+DeletePartitions) is not a version of an official one: it is registered into the codec
+whole (``protocol.codec.register_overlay``, ``conformance/reference/partition_deletion.py``).
+
+How a broker says it implements KIP-201
+---------------------------------------
+Not by the version number: "one above the schema's maximum" is also what a future Kafka
+that adds a DeleteTopics version for other reasons advertises. A KIP-201 broker declares
+the feature :data:`FEATURE` (level :data:`FEATURE_LEVEL`) in ApiVersions v3+
+``SupportedFeatures`` (KIP-584's list of what a broker can do; ``conformance/
+capabilities.py``) *and* advertises the overlay version; K1 runs only when both hold.
 """
 from __future__ import annotations
 
@@ -26,6 +35,11 @@ from protocol import ApiKey
 from protocol import codec as official
 
 SEED = "KIP-201 (seed 000: protocol part; seed 001: full diff), never released"
+
+#: KIP-584 feature name a KIP-201 broker declares in ApiVersions v3+ SupportedFeatures
+#: (level 1: the delete-side validate_only and error_message of :data:`OVERLAYS`).
+FEATURE = "kip201.version"
+FEATURE_LEVEL = 1
 
 
 @dataclass(frozen=True)
