@@ -11,7 +11,7 @@ session:
 
     {"session_s", "collection_s", "broker_start_s", "checks_s", "checks": [
         {"nodeid", "property", "api", "version", "outcome", "wall_s", "wire_s",
-         "exchanges", "examples"}, ...]}
+         "sleep_s", "exchanges", "examples"}, ...]}
 """
 from __future__ import annotations
 
@@ -43,6 +43,17 @@ def _instrument():
     timed._kac_timed = True
     wire.Connection._roundtrip = timed
 
+    sleep = time.sleep
+
+    def counted_sleep(seconds):
+        """Pauses between polls (fixtures.waiting, settle loops): waiting, not computing."""
+        cur = _state["current"]
+        if cur is not None:
+            cur["sleep_s"] += seconds
+        return sleep(seconds)
+
+    time.sleep = counted_sleep
+
 
 _instrument()
 
@@ -71,7 +82,7 @@ def pytest_runtest_setup(item):
     _state["current"] = {"nodeid": item.nodeid, "property": marker.args[0] if marker else None,
                          "api": int(params["api_key"]) if "api_key" in params else None,
                          "version": params.get("version"), "outcome": None, "t": now,
-                         "wire_s": 0.0, "exchanges": 0, "examples": 0}
+                         "wire_s": 0.0, "sleep_s": 0.0, "exchanges": 0, "examples": 0}
 
 
 def pytest_runtest_logreport(report):
@@ -91,6 +102,7 @@ def pytest_runtest_teardown(item, nextitem):
     cur["examples"] = getattr(check, "examples", 0) if check is not None else 0
     cur["wall_s"] = round(time.monotonic() - cur.pop("t"), 4)
     cur["wire_s"] = round(cur["wire_s"], 4)
+    cur["sleep_s"] = round(cur["sleep_s"], 4)
     _state["items"].append(cur)
     _state["current"] = None
 
