@@ -233,8 +233,13 @@ def main(argv=None) -> int:
         lines.append({"api": api_name(api), "version": c["version"], "suite_req_per_s": round(suite_rate, 1),
                       "plain_req_per_s": round(plain_rate, 1), "examples": c["examples"],
                       "exchanges": c["exchanges"], "wall_s": c["wall_s"], "wire_s": c["wire_s"]})
+        note = c["outcome"]
+        if c["examples"] < plugin.examples:
+            note += (f" after {c['examples']} examples" + (" (shrinking included)" if c["outcome"] != "passed"
+                                                            else " (hypothesis ran out of distinct requests)"))
+        lines[-1]["note"] = note
         print(f"{api_name(api):<26}{c['version']:>3}{suite_rate:>13,.0f}{plain_rate:>13,.0f}{ratio:>8.2f}"
-              f"{c['wire_s'] / c['wall_s']:>11.0%}  {c['outcome']}")
+              f"{c['wire_s'] / c['wall_s']:>11.0%}  {note}")
     if plugin.where:
         total = sum(plugin.where.values())
         print(f"\nwhere the suite's time goes (pyinstrument, {total:.1f} s sampled, own time):")
