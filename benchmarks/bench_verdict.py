@@ -1,0 +1,151 @@
+"""Time to verdict: a whole run from a cold start, split into its parts (not a test).
+
+    python benchmarks/bench_verdict.py [--default] [--kafka VERSION] [--start SPEC ...]
+                                       [--out FILE]
+
+``--default`` times the README's main job as ``tox -e conformance`` runs it (tansu,
+``dev`` profile), each part in a fresh process as tox starts it:
+
+  pytest conformance -p benchmarks.timing   (collection, broker start, checks)
+  python -m reports --runs-from ...         (the Spark report)
+  python -m fixtures.repro --runs-from ...  (a reproducer per failing row)
+
+and prints, per property, the checks, examples per second, and the share of its time spent
+waiting on the broker (``benchmarks/timing.py``: every exchange's seconds on the wire)
+against computing. ``--kafka VERSION`` does the same for one ``kafka:VERSION`` node at the
+``ci`` profile (report included), and prints the slowest cells (the target: none over a
+minute). ``--start SPEC`` times ``Target.start()`` (until ApiVersions answers) and stop.
+
+``--out FILE`` merges ``default_run_s``, ``kafka_ci_run_s`` ({"kafka:V": s}),
+``broker_start_s`` ({spec: s}) and the breakdowns (``*_parts``) into FILE.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections import defaultdict
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+SLOW_CELL_S = 60.0
+
+
+def _timed(cmd: list[str], env: dict) -> tuple[float, int]:
+    t = time.monotonic()
+    code = subprocess.call(cmd, cwd=ROOT, env=env, stdout=subprocess.DEVNULL)
+    return time.monotonic() - t, code
+
+
+def run(broker: str, profile: str, label: str) -> dict:
+    """Suite + report + reproducers for one broker, each part timed; the per-property split."""
+    work = tempfile.mkdtemp(prefix=f"bench-verdict-{label}-")
+    env = {**os.environ, "KAC_BENCH_TIMING": os.path.join(work, "timing.json"),
+           "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1"}
+    py = sys.executable
+    suite_s, code = _timed([py, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "-q",
+                            "-p", "benchmarks.timing", "--broker", broker, "--profile", profile,
+                            "--results-dir", os.path.join(work, "results")], env)
+    if code not in (0, 1):
+        raise SystemExit(f"bench_verdict: the {label} run ended with pytest exit code {code}")
+    report_s, code = _timed([py, "-m", "reports", "--runs-from", env["KAC_LAST_RUN_FILE"],
+                             "--out", os.path.join(work, "report")], env)
+    repro_s, _ = _timed([py, "-m", "fixtures.repro", "--runs-from", env["KAC_LAST_RUN_FILE"],
+                         "--out", os.path.join(work, "report", "repro")], env)
+    with open(env["KAC_BENCH_TIMING"]) as f:
+        t = json.load(f)
+    props = defaultdict(lambda: {"checks": 0, "wall_s": 0.0, "wire_s": 0.0, "sleep_s": 0.0, "examples": 0,
+                                 "max_cell_s": 0.0})
+    for c in t["checks"]:
+        p = props[c["property"] or "?"]
+        p["checks"] += 1
+        p["wall_s"] += c["wall_s"]
+        p["wire_s"] += c["wire_s"]
+        p["sleep_s"] += c.get("sleep_s", 0.0)
+        p["examples"] += c["examples"]
+        p["max_cell_s"] = max(p["max_cell_s"], c["wall_s"])
+    parts = {"total_s": round(suite_s + report_s + repro_s, 1), "suite_process_s": round(suite_s, 1),
+             "collection_s": t["collection_s"], "broker_start_s": t["broker_start_s"],
+             "checks_s": t["checks_s"], "report_s": round(report_s, 1), "repro_export_s": round(repro_s, 1),
+             "properties": {k: {**v, "wall_s": round(v["wall_s"], 2), "wire_s": round(v["wire_s"], 2),
+                                 "sleep_s": round(v["sleep_s"], 2)}
+                            for k, v in sorted(props.items(), key=lambda kv: -kv[1]["wall_s"])},
+             "slowest_cells": sorted(({"nodeid": c["nodeid"], "wall_s": c["wall_s"], "wire_s": c["wire_s"],
+                                       "outcome": c["outcome"]} for c in t["checks"]),
+                                     key=lambda c: -c["wall_s"])[:10]}
+    _print(label, broker, profile, parts)
+    return parts
+
+
+def _print(label: str, broker: str, profile: str, p: dict) -> None:
+    print(f"\n{label}: --broker {broker} --profile {profile}: {p['total_s']:.1f} s in all "
+          f"(suite process {p['suite_process_s']:.1f} s: collection {p['collection_s']:.1f} s, broker start "
+          f"{p['broker_start_s']:.1f} s, checks {p['checks_s']:.1f} s; report {p['report_s']:.1f} s; "
+          f"reproducers {p['repro_export_s']:.1f} s)")
+    print("  (wire: waiting for answers; polls: pausing between asks for a change to show; the rest\n"
+          "   computing. Checks with concurrent connections (C2) spend more wire time than wall time.)")
+    print(f"  {'property':<9}{'checks':>7}{'wall s':>9}{'ex/s':>8}{'wire':>7}{'polls':>7}{'computing':>11}{'slowest':>9}")
+    for name, v in p["properties"].items():
+        wall = v["wall_s"] or 1e-9
+        wire, polls = min(v["wire_s"] / wall, 1.0), min(v["sleep_s"] / wall, 1.0)
+        print(f"  {name:<9}{v['checks']:>7}{v['wall_s']:>9.1f}{v['examples'] / wall:>8.1f}"
+              f"{wire:>7.0%}{polls:>7.0%}{max(1 - wire - polls, 0.0):>11.0%}{v['max_cell_s']:>9.1f}")
+    slow = [c for c in p["slowest_cells"] if c["wall_s"] > SLOW_CELL_S]
+    print(f"  cells over {SLOW_CELL_S:.0f} s: {len(slow)}" + "".join(
+        f"\n    {c['wall_s']:.1f} s  {c['nodeid']} ({c['outcome']})" for c in slow))
+
+
+def broker_start(spec: str) -> float:
+    from fixtures.targets import make_target
+    target = make_target(spec)
+    t = time.monotonic()
+    try:
+        target.start()
+        return time.monotonic() - t
+    finally:
+        target.stop()
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--default", action="store_true", help="time the README's main job (tansu, dev profile)")
+    p.add_argument("--kafka", metavar="VERSION", help="time a ci-profile run on one kafka:VERSION node")
+    p.add_argument("--start", metavar="SPEC", action="append", default=[], help="time a broker start (repeat)")
+    p.add_argument("--out", metavar="FILE")
+    a = p.parse_args(argv)
+    if not (a.default or a.kafka or a.start):
+        a.default, a.start = True, ["tansu"]
+    figures: dict = {}
+    if a.start:
+        figures["broker_start_s"] = {}
+        for spec in a.start:
+            s = broker_start(spec)
+            figures["broker_start_s"][spec] = round(s, 2)
+            print(f"broker start {spec}: {s:.2f} s (until ApiVersions answers)")
+    if a.default:
+        parts = run("tansu", "dev", "default run")
+        figures["default_run_s"] = parts["total_s"]
+        figures["default_run_parts"] = parts
+    if a.kafka:
+        parts = run(f"kafka:{a.kafka}", "ci", f"kafka:{a.kafka} ci run")
+        figures["kafka_ci_run_s"] = {f"kafka:{a.kafka}": parts["total_s"]}
+        figures["kafka_ci_run_parts"] = {f"kafka:{a.kafka}": parts}
+    if a.out:
+        data = json.load(open(a.out)) if os.path.exists(a.out) else {}
+        for k, v in figures.items():
+            if isinstance(v, dict) and isinstance(data.get(k), dict) and k.endswith(("_s", "_parts")):
+                data[k] = {**data[k], **v}
+            else:
+                data[k] = v
+        with open(a.out, "w") as f:
+            json.dump(data, f, indent=2, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
