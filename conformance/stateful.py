@@ -1374,8 +1374,11 @@ def _execute(ctx: Context, ops: list[dict], sub: str | None = None) -> None:
 
 
 def _smaller(ops: list[dict]):
-    """Candidates with one step removed, then with one item of a step's lists removed."""
-    for i in range(len(ops)):
+    """Candidates with one step removed, then with one item of a step's lists removed. The
+    first step (the example's initial CreateTopics, which every sequence hypothesis draws
+    starts with) stays: without it a failure may need topics other checks left on the broker,
+    and its exported reproducer would not fail on a fresh one."""
+    for i in range(1, len(ops)):
         yield ops[:i] + ops[i + 1:]
     for i, op in enumerate(ops):
         for field in FIELDS:

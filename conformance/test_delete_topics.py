@@ -546,14 +546,32 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
                         "both": [(name, tid)], "neither": [(None, None)], "dup-id": [(None, tid), (None, tid)],
                         "split": [(name, None), (None, tid)]}[kind]
         order = [i for i in order if i < len(entries)]     # fewer entries when ids were missing
+        for kind, name, tid in items:   # a replay sends the ids its own run learned from Metadata
+            if kind in NEEDS_ID or (kind == "both" and name is not None and not _is_zero(tid)):
+                check.expect_id_of(name, tid, step=len(check.steps))
         got, _ = _delete(client, version, [entries[i] for i in order], 30_000)
-        for kind, name, tid in items:   # the entries a replay can name (real ids are the run's own)
+        for kind, name, tid in items:
             if kind == "unknown-id":
                 check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.UNKNOWN_TOPIC_ID], count=1,
                                    says=f"unknown topic id {tid}: one entry 100 UNKNOWN_TOPIC_ID")
             elif kind == "by-name":
                 check.expect_field(["responses", {"name": name}, "error_code"], [Errors.NONE], count=1,
                                    says=f"existing topic {name!r} by name: one entry 0 NONE")
+            elif kind == "by-id":
+                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.NONE], count=1,
+                                   says=f"existing topic {name!r} by its id: one entry 0 NONE")
+            elif kind == "dup-id":
+                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.INVALID_REQUEST], count=1,
+                                   says=f"the id of {name!r} twice: one entry 42 INVALID_REQUEST")
+            elif kind == "both":
+                check.expect_field(["responses", {"name": name}, "error_code"], [Errors.INVALID_REQUEST], count=1,
+                                   says=f"{name!r} by name and id in one entry: 42 INVALID_REQUEST")
+        neither = sum(1 for kind, _, _ in items if kind == "neither")
+        if neither:
+            check.expect_field(["responses", {"name": None, "topic_id": None}, "error_code"], [Errors.INVALID_REQUEST],
+                               count=neither, says="each entry with neither name nor id: 42 INVALID_REQUEST")
+        check.expect_field(["responses", "error_code"], count=len(items),
+                           says="one entry per requested topic (a repeated id or a topic named twice: one)")
         _judge_ids(admin, version, items, got)
 
     check.given(_D6, by_id)
