@@ -158,8 +158,8 @@ def test_v2_validate_only_answers_each_item_as_the_executed_request_does(check, 
         rv = ctx.client.answered(api_key, version, body_v)
         at_v = len(check.steps) - 1
         rx = ctx.client.answered(api_key, version, body_x)
-        _expect_same_verdicts(check, api_key, validated.names, executed.names, at_v,
-                              "validate_only and executed", fields=("num_partitions", "replication_factor")
+        _expect_same_verdicts(check, api_key, executed.names, validated.names, at_v,
+                              "executed and validate_only", fields=("num_partitions", "replication_factor")
                               if api_key == ApiKey.CreateTopics and version >= 5 else ())
         vv, vx = verdicts(api_key, rv, validated.names), verdicts(api_key, rx, executed.names)
         sv, sx = _shape(api_key, version, rv, validated.names), _shape(api_key, version, rx, executed.names)
