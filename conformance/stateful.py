@@ -819,6 +819,11 @@ class Run:
         return _abbrev(str(key[1]), self.sub)
 
     # -- the model's answers as data (the reproducer's verdicts, docs/results.md "expect") ------
+    @staticmethod
+    def _named(key) -> str:
+        """A model key in full (expectations stand alone: no ``kac-..`` shorthand)."""
+        return f"{key[1]}-{key[2]}" if key[0] == "partition" else f"id {key[1]}" if key[0] == "id" else str(key[1])
+
     def expected_answer(self, api, expects, everything: bool) -> None:
         """Per predicted entry of the step just answered: its allowed error codes (and one
         entry per key); with ``everything``, no entry beyond those asked."""
@@ -828,7 +833,7 @@ class Run:
         for key, es in by.items():
             allowed = sorted(set().union(*(e.allowed for e in es)))
             self.check.expect_field(_entry_path(api, key) + ["error_code"], allowed, count=len(es),
-                                    says=f"{self._label(key)}: {_codes(allowed)} ({es[0].why})")
+                                    says=f"{self._named(key)}: {_codes(allowed)} ({es[0].why})")
         if everything:
             s = apis.spec(api)
             self.check.expect_field([s.results, s.partitions, "error_code"] if s.partitions else
@@ -842,7 +847,7 @@ class Run:
             want = next((i["partitions"] for i in items or [] if i["name"] == key[1]), None)
             if want is not None and want > 0:
                 self.check.expect_field(at + ["num_partitions"], [want], count=1,
-                                        says=f"{self._label(key)}: num_partitions {want}, as requested")
+                                        says=f"{self._named(key)}: num_partitions {want}, as requested")
         elif api == ApiKey.DeleteRecords:
             t = m.topics.get(key[1])
             off = next((o for i in items or [] if i["name"] == key[1] for q, o in i["partitions"] if q == key[2]),
@@ -851,7 +856,7 @@ class Run:
                 start, end = t.start[key[2]], t.end[key[2]]
                 lw = max(start, end if off == -1 else off)
                 self.check.expect_field(at + ["low_watermark"], [lw], count=1,
-                                        says=f"{self._label(key)}: low_watermark {lw} (log start {start}, offset {off})")
+                                        says=f"{self._named(key)}: low_watermark {lw} (log start {start}, offset {off})")
         elif api == ApiKey.Metadata:
             self.expected_topic(key[1])
         elif api == ApiKey.DescribeConfigs:
@@ -863,18 +868,18 @@ class Run:
         t, at = self.model.topics.get(name), ["topics", {"name": name}]
         if t is None:
             self.check.expect_field(at, count=0, step=step, retry_s=retry_s,
-                                    says=f"Metadata does not list {self._label(('name', name))} (the model has no such topic)")
+                                    says=f"Metadata does not list {self._named(('name', name))} (the model has no such topic)")
             return
         self.check.expect_field(at + ["error_code"], [Errors.NONE], count=1, step=step, retry_s=retry_s,
-                                says=f"Metadata lists {self._label(('name', name))} without error")
+                                says=f"Metadata lists {self._named(('name', name))} without error")
         if t.partitions is not None:
             self.check.expect_field(at + ["partitions", "partition_index"], list(range(t.partitions)),
                                     count=t.partitions, step=step, retry_s=retry_s,
-                                    says=f"{self._label(('name', name))} has {t.partitions} partition(s)")
+                                    says=f"{self._named(('name', name))} has {t.partitions} partition(s)")
             self.check.expect_field(at + ["partitions", "error_code"], [Errors.NONE], step=step, retry_s=retry_s,
-                                    says=f"every partition of {self._label(('name', name))} answers without error")
+                                    says=f"every partition of {self._named(('name', name))} answers without error")
             self.check.expect_field(at + ["partitions", "leader_id"], refused=[-1], step=step, retry_s=retry_s,
-                                    says=f"every partition of {self._label(('name', name))} has a leader")
+                                    says=f"every partition of {self._named(('name', name))} has a leader")
 
     def expected_configs(self, name: str, version: int, keys=None, step: int | None = None,
                          retry_s: float | None = None) -> None:
@@ -888,7 +893,7 @@ class Run:
         if keys is not None:
             expected &= set(keys)
         base = ["results", {"resource_name": name}, "configs"]
-        label = self._label(("name", name))
+        label = self._named(("name", name))
         if d.configs_known:
             self.check.expect_field(base + ["name"], sorted(expected), step=step, retry_s=retry_s,
                                     says=f"{label}: only the keys a fresh topic lists and the model's overrides")
@@ -1031,7 +1036,7 @@ class Run:
                     path = ["topics", {"name": n}, "partitions", {"partition_index": p}]
                     self.check.expect_field(path + ["error_code"], [Errors.NONE], count=1, step=at[which])
                     self.check.expect_field(path + ["offset"], [getattr(t, field)[p]], count=1, step=at[which],
-                                            says=f"{self._label(('partition', n, p))}: the model's log "
+                                            says=f"{n}-{p}: the model's log "
                                                  f"{'start' if field == 'start' else 'end'} offset {getattr(t, field)[p]}")
 
     # -- cleanup -----------------------------------------------------------------------------

@@ -116,6 +116,12 @@ MUTANTS = {
     "existing-topic-answered-success": ("T1", "test_t1_an_existing_topic_answers_topic_already_exists and v7"),
     "replication-factor-unchecked": ("T1", "test_t1_replication_factors_kafka_rejects and v4"),
     "delete-unknown-topic-invalid-topic": ("D1", "test_d1 and v4"),
+    # comparisons and models stated as data: batch vs alone, validate_only vs executed,
+    # old version vs newest, the low-watermark model
+    "delete-batch-all-or-nothing": ("D3", "test_d3 and v1"),
+    "validate-only-always-succeeds": ("V2", "test_v2 and CreatePartitions-v0"),
+    "old-create-drops-configs": ("P4", "test_p4 and CreateTopics-v2"),
+    "delete-records-low-watermark-off-by-one": ("R1", "test_r1 and v0"),
 }
 
 
