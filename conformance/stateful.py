@@ -63,7 +63,7 @@ from kafka.record.memory_records import MemoryRecordsBuilder
 from fixtures import waiting
 from fixtures.harness import BrokerGone, Counterexample, Unsupported, Violation
 from protocol import apis, requests
-from protocol.apis import AlterConfigOp, ApiKey, OffsetSpec
+from protocol.apis import AlterConfigOp, ApiKey, ConfigSource, OffsetSpec
 from protocol.codec import APIS
 from protocol.errors import Errors, error_name
 from strategies import stateful as draws
@@ -202,7 +202,8 @@ class Operation:
         items = self.items(run, op)
         expects = self.predict(run, items, op)
         resp = run.send(self.api, op["v"], self.request(op["v"], items, op), line)
-        run.answer(line, expects, self.entries(run, resp, items, op), self.extra)
+        run.answer(line, expects, self.entries(run, resp, items, op), self.extra,
+                   api=self.api, items=items, version=op["v"], everything=items is not None)
 
     def items(self, run: "Run", op: dict) -> list:
         """The operation's items with topic names, as the model method takes them."""
@@ -332,6 +333,12 @@ class DeleteTopics(Operation):
         return out
 
     def predict(self, run, items, op):
+        # an id of a model topic is the broker's id of that topic: a reproducer sends the id
+        # its own run learned (expect_id_of; the step about to be sent is len(steps))
+        for t, i in zip(op["topics"], items):
+            owner = run.model.topics.get(run.model.name(t["id_of"])) if "id_of" in t else None
+            if owner is not None and owner.topic_id == i.get("id"):
+                run.check.expect_id_of(run.model.name(t["id_of"]), i["id"], step=len(run.check.steps))
         return run.model.delete_topics(items, op["v"])
 
     def request(self, v, items, op):
@@ -665,6 +672,11 @@ class Produce(Operation):
             return ps[0]["error_code"] if len(ps) == 1 else None
 
         _, got = waiting.eventually(parts, lambda ps: code(ps) not in TRANSIENT, within=run.ctx.settle_seconds())
+        at = [run.check.expect_field, ["responses", {"name": name}, "partition_responses", {"index": p}]]
+        at[0](at[1] + ["error_code"], [Errors.NONE], count=1, retry_s=run.ctx.settle_seconds(),
+              says=f"a keyed Produce to {name}-{p} answers NONE")
+        at[0](at[1] + ["base_offset"], [expected], count=1,
+              says=f"base_offset {expected}: the model's log end offset of {name}-{p}")
         if code(got) != Errors.NONE:
             what = f"{len(got)} partition results" if code(got) is None else error_name(code(got))
             run.fail(f"a keyed Produce to an existing partition answered {what}", f"{line} -> {what}")
@@ -685,6 +697,16 @@ BY_NAME: dict[str, Operation] = {o.name: o for o in OPERATIONS}
 FOCUS_KEYS = tuple(sorted(o.api for o in OPERATIONS if o.focus))
 #: The fields operations list their items in (what the minimiser trims).
 FIELDS = tuple(dict.fromkeys(o.field for o in OPERATIONS))
+
+
+def _entry_path(api: int, key: tuple) -> list:
+    """Where the answer to ``api`` holds the entry of a model key (an expectation's path)."""
+    s = apis.spec(api)
+    if key[0] == "partition":
+        return [s.results, {s.item: key[1]}, s.partitions, {"partition_index": key[2]}]
+    if key[0] == "id":
+        return [s.results, {"topic_id": key[1]}]
+    return [s.results, {s.item: key[1]}]
 
 
 def render(op: dict, sub: str) -> str:
@@ -721,6 +743,7 @@ class Run:
         self.ops: list[dict] = []
         self.script: list[str] = []
         self.unsettled: dict[str, float] = {}       # topic -> until when its policy may lag
+        self.stated: list = []                      # the last observation's expectations, deferred
 
     # -- failing ------------------------------------------------------------------------
     def fail(self, problem: str, line: str | None = None):
@@ -755,8 +778,11 @@ class Run:
         self.ops.append(op)
         BY_NAME[op["api"]].perform(self, op, render(op, self.sub))
 
-    def answer(self, line, expects, entries, describe_extra=None):
+    def answer(self, line, expects, entries, describe_extra=None, api=None, items=None, version=None,
+               everything=True):
         """Check the entries against the predictions, apply the effects, script the line."""
+        if api is not None:
+            self.expected_answer(api, expects, everything)
         problem, pairs = cm.match(expects, entries)
         if problem:
             got = ", ".join(f"{self._label(k)}: {error_name(c)}" for k, c, _ in entries) or "no results"
@@ -772,6 +798,8 @@ class Run:
                 if bad:
                     text += f" ({bad})"
                     wrong = wrong or f"{self._label(e.key)}: {bad}"
+                    if api is not None:
+                        self.expected_entry(api, e.key, items, version)
             if describe_extra and code == Errors.NONE:
                 text += describe_extra(e, entry)
             parts.append((self._label(e.key), text))
@@ -790,6 +818,104 @@ class Run:
             return f"id {str(key[1])[:8]}"
         return _abbrev(str(key[1]), self.sub)
 
+    # -- the model's answers as data (the reproducer's verdicts, docs/results.md "expect") ------
+    @staticmethod
+    def _named(key) -> str:
+        """A model key in full (expectations stand alone: no ``kac-..`` shorthand)."""
+        return f"{key[1]}-{key[2]}" if key[0] == "partition" else f"id {key[1]}" if key[0] == "id" else str(key[1])
+
+    def expected_answer(self, api, expects, everything: bool) -> None:
+        """Per predicted entry of the step just answered: its allowed error codes (and one
+        entry per key); with ``everything``, no entry beyond those asked."""
+        by: dict[tuple, list[cm.Expect]] = {}
+        for e in expects:
+            by.setdefault(e.key, []).append(e)
+        for key, es in by.items():
+            allowed = sorted(set().union(*(e.allowed for e in es)))
+            self.check.expect_field(_entry_path(api, key) + ["error_code"], allowed, count=len(es),
+                                    says=f"{self._named(key)}: {_codes(allowed)} ({es[0].why})")
+        if everything:
+            s = apis.spec(api)
+            self.check.expect_field([s.results, s.partitions, "error_code"] if s.partitions else
+                                    [s.results, "error_code"], count=len(expects),
+                                    says=f"{len(expects)} result(s): one per item asked")
+
+    def expected_entry(self, api, key, items, version) -> None:
+        """What the model expects of a NONE entry beyond its code (its ``verify``), as data."""
+        m, at = self.model, _entry_path(api, key)
+        if api == ApiKey.CreateTopics:
+            want = next((i["partitions"] for i in items or [] if i["name"] == key[1]), None)
+            if want is not None and want > 0:
+                self.check.expect_field(at + ["num_partitions"], [want], count=1,
+                                        says=f"{self._named(key)}: num_partitions {want}, as requested")
+        elif api == ApiKey.DeleteRecords:
+            t = m.topics.get(key[1])
+            off = next((o for i in items or [] if i["name"] == key[1] for q, o in i["partitions"] if q == key[2]),
+                       None)
+            if t is not None and off is not None and t.partitions and key[2] < t.partitions:
+                start, end = t.start[key[2]], t.end[key[2]]
+                lw = max(start, end if off == -1 else off)
+                self.check.expect_field(at + ["low_watermark"], [lw], count=1,
+                                        says=f"{self._named(key)}: low_watermark {lw} (log start {start}, offset {off})")
+        elif api == ApiKey.Metadata:
+            self.expected_topic(key[1])
+        elif api == ApiKey.DescribeConfigs:
+            keys = next((i["keys"] for i in items or [] if i["name"] == key[1]), None)
+            self.expected_configs(key[1], version, keys)
+
+    def expected_topic(self, name: str, step: int | None = None, retry_s: float | None = None) -> None:
+        """Metadata (the step's answer) lists ``name`` as the model has it."""
+        t, at = self.model.topics.get(name), ["topics", {"name": name}]
+        if t is None:
+            self.check.expect_field(at, count=0, step=step, retry_s=retry_s,
+                                    says=f"Metadata does not list {self._named(('name', name))} (the model has no such topic)")
+            return
+        self.check.expect_field(at + ["error_code"], [Errors.NONE], count=1, step=step, retry_s=retry_s,
+                                says=f"Metadata lists {self._named(('name', name))} without error")
+        if t.partitions is not None:
+            self.check.expect_field(at + ["partitions", "partition_index"], list(range(t.partitions)),
+                                    count=t.partitions, step=step, retry_s=retry_s,
+                                    says=f"{self._named(('name', name))} has {t.partitions} partition(s)")
+            self.check.expect_field(at + ["partitions", "error_code"], [Errors.NONE], step=step, retry_s=retry_s,
+                                    says=f"every partition of {self._named(('name', name))} answers without error")
+            self.check.expect_field(at + ["partitions", "leader_id"], refused=[-1], step=step, retry_s=retry_s,
+                                    says=f"every partition of {self._named(('name', name))} has a leader")
+
+    def expected_configs(self, name: str, version: int, keys=None, step: int | None = None,
+                         retry_s: float | None = None) -> None:
+        """DescribeConfigs (the step's answer) shows ``name``'s configs as the model has them
+        (``cluster_model.Model.config_problem`` as data)."""
+        m = self.model
+        t, d = m.topics.get(name), m.defaults
+        if t is None:
+            return
+        expected = set(t.configs) | (set(d.configs) if d.configs_known else set())
+        if keys is not None:
+            expected &= set(keys)
+        base = ["results", {"resource_name": name}, "configs"]
+        label = self._named(("name", name))
+        if d.configs_known:
+            self.check.expect_field(base + ["name"], sorted(expected), step=step, retry_s=retry_s,
+                                    says=f"{label}: only the keys a fresh topic lists and the model's overrides")
+        for k in sorted(expected):
+            at = base + [{"name": k}]
+            if k in t.configs:
+                want, source = t.configs[k], ConfigSource.TOPIC_CONFIG
+                if isinstance(want, cm.Unknown):
+                    self.check.expect_field(at + ["name"], count=1, step=step, retry_s=retry_s,
+                                            says=f"{label}: lists the override {k}")
+                    want = None
+                else:
+                    self.check.expect_field(at + ["value"], [want], count=1, step=step, retry_s=retry_s,
+                                            says=f"{label}: {k}={want!r} (the model's override)")
+            else:
+                want, source = d.configs[k]
+                self.check.expect_field(at + ["value"], [want], count=1, step=step, retry_s=retry_s,
+                                        says=f"{label}: {k}={want!r} (a fresh topic's value)")
+            if version >= 1 and source is not None:
+                self.check.expect_field(at + ["config_source"], [source], count=1, step=step, retry_s=retry_s,
+                                        says=f"{label}: {k} has config_source {int(source)}")
+
     def policy_watch(self):
         m = self.model
         return {n: m.policy_deletes(t) for n, t in m.topics.items()}
@@ -806,11 +932,18 @@ class Run:
         if self.ctx.watch_logs and ApiKey.ListOffsets in self.ctx.ranges:
             self._settle(self._offsets_problem)
         if self.ctx.watch_configs:
-            self._settle(self._configs_problem)
+            self._settle(self._configs_problem, always=False)
 
-    def _settle(self, observe):
+    def _settle(self, observe, always: bool = True):
+        """Poll ``observe`` until it finds no problem. What its last look must show is stated
+        as data (``self.stated``: calls to make once the look is final), after every look for
+        cheap invariants (``always``) and only when it fails for the config one."""
         held, problem = waiting.eventually(observe, lambda problem: problem is None,
                                            within=self.ctx.settle_seconds())
+        if always or not held:
+            for state in self.stated:
+                state()
+        self.stated = []
         if not held:
             self.fail(problem)
 
@@ -819,6 +952,8 @@ class Run:
         resp = self.send(ApiKey.Metadata, v, requests.metadata(v), "(invariant) Metadata")
         seen = {t.get("name"): t for t in apis.results(ApiKey.Metadata, resp) if m.owns(t.get("name"))}
         extra = sorted(set(seen) - set(m.topics))
+        at, retry = len(self.check.steps) - 1, self.ctx.settle_seconds()
+        self.stated = [lambda n=n: self.expected_topic(n, at, retry) for n in sorted(set(m.topics) | set(extra))]
         if extra:
             return f"Metadata lists {extra[0]} (error {error_name(seen[extra[0]]['error_code'])}), which the model does not have"
         missing = sorted(set(m.topics) - set(seen))
@@ -845,10 +980,12 @@ class Run:
         if not parts:
             return None
         v = self.ctx.ranges[ApiKey.ListOffsets][1]
-        seen = {}
+        seen, at = {}, {}
+        self.stated = [lambda: self.expected_offsets(parts, at)]
         for which in (OffsetSpec.EARLIEST, OffsetSpec.LATEST):
             body = requests.list_offsets(v, [(n, range(t.partitions)) for n, t in parts.items()], which)
             resp = self.send(ApiKey.ListOffsets, v, body, "(invariant) ListOffsets")
+            at[which] = len(self.check.steps) - 1
             for t in resp.get("topics") or []:
                 for p in t.get("partitions") or []:
                     seen[(t.get("name"), p.get("partition_index"), which)] = (p.get("error_code"), p.get("offset"))
@@ -873,6 +1010,8 @@ class Run:
         v = self.ctx.ranges[ApiKey.DescribeConfigs][1]
         resp = self.send(ApiKey.DescribeConfigs, v, requests.describe_configs(v, [(n, None) for n in names]),
                          "(invariant) DescribeConfigs")
+        at = len(self.check.steps) - 1
+        self.stated = [lambda: [self.expected_configs(n, v, step=at) for n in names]]
         results = {r.get("resource_name"): r for r in apis.results(ApiKey.DescribeConfigs, resp)}
         for n in names:
             r = results.get(n)
@@ -887,6 +1026,18 @@ class Run:
         for n in names:
             m.learn_configs(m.topics[n], {c["name"]: c for c in results[n].get("configs") or []})
         return None
+
+    def expected_offsets(self, parts: dict, at: dict) -> None:
+        for which, field in ((OffsetSpec.EARLIEST, "start"), (OffsetSpec.LATEST, "end")):
+            if which not in at:
+                continue
+            for n, t in parts.items():
+                for p in range(t.partitions):
+                    path = ["topics", {"name": n}, "partitions", {"partition_index": p}]
+                    self.check.expect_field(path + ["error_code"], [Errors.NONE], count=1, step=at[which])
+                    self.check.expect_field(path + ["offset"], [getattr(t, field)[p]], count=1, step=at[which],
+                                            says=f"{n}-{p}: the model's log "
+                                                 f"{'start' if field == 'start' else 'end'} offset {getattr(t, field)[p]}")
 
     # -- cleanup -----------------------------------------------------------------------------
     def cleanup(self) -> None:
@@ -1026,6 +1177,7 @@ class Context:
     def new_run(self, sub: str | None = None) -> Run:
         self.check.examples += 1
         self.check.steps = []
+        self.check.expectations = []
         self.check.unanswered = None
         self.current = Run(self, sub or self.check.topic("s1"))
         return self.current
@@ -1038,7 +1190,8 @@ class Context:
         if self.check.first_failure_at is None:
             self.check.first_failure_at = self.check.examples
         failure = {"sub": run.sub, "ops": list(run.ops), "script": list(run.script),
-                   "requests": list(self.check.steps), "problem": problem}
+                   "requests": list(self.check.steps), "expect": list(self.check.expectations),
+                   "problem": problem}
         if self.first_failure is None:
             self.first_failure = failure
         self.last_failure = failure
@@ -1054,6 +1207,7 @@ class Context:
 
     def counterexample(self, failure: dict) -> Counterexample:
         return Counterexample({"sub": failure["sub"], "steps": failure["ops"]}, failure["requests"],
+                              expect=failure.get("expect") or [],
                               script=[self.header(failure["sub"])] + failure["script"],
                               prefix=self.check.prefix)
 
@@ -1104,7 +1258,7 @@ class Context:
         if run is not None:
             self.check.set_counterexample(self.counterexample(
                 {"sub": run.sub, "ops": list(run.ops), "script": list(run.script),
-                 "requests": list(self.check.steps)}))
+                 "requests": list(self.check.steps), "expect": list(self.check.expectations)}))
 
     def violation(self, failure: dict, note: str = "") -> Violation:
         self.check.set_counterexample(self.counterexample(failure))
@@ -1168,6 +1322,7 @@ def run_s1(check, focus: int) -> None:
                                        "requests": list(check.steps), "problem": "setup failed"}
         raise ctx.violation(failure) from None
     check.steps = []
+    check.expectations = []
     if replay is not None:
         _replay(ctx, replay)
         return
@@ -1224,8 +1379,11 @@ def _execute(ctx: Context, ops: list[dict], sub: str | None = None) -> None:
 
 
 def _smaller(ops: list[dict]):
-    """Candidates with one step removed, then with one item of a step's lists removed."""
-    for i in range(len(ops)):
+    """Candidates with one step removed, then with one item of a step's lists removed. The
+    first step (the example's initial CreateTopics, which every sequence hypothesis draws
+    starts with) stays: without it a failure may need topics other checks left on the broker,
+    and its exported reproducer would not fail on a fresh one."""
+    for i in range(1, len(ops)):
         yield ops[:i] + ops[i + 1:]
     for i, op in enumerate(ops):
         for field in FIELDS:

@@ -88,6 +88,38 @@ class _Settle:
         return seen
 
 
+def _spellings(key: str, value):
+    """The described values that mean ``value`` for ``key`` (config_model.normalise as data:
+    the same number, boolean or list written as Kafka writes it)."""
+    if value is None:
+        return [None]
+    out = {value, value.strip()}
+    n = normalise(key, value)
+    if isinstance(n, tuple) and n[0] == "number" and float(n[1]).is_integer():
+        out.add(str(int(n[1])))
+    elif isinstance(n, tuple) and n[0] == "bool":
+        out.add("true" if n[1] else "false")
+    elif "," in value:
+        parts = [x.strip() for x in value.split(",")]
+        out |= {",".join(parts), ", ".join(parts)}
+    return sorted(out, key=str)
+
+
+def _expect_described(check, topic: str, model: TopicConfigModel, keys=None, says: str = "",
+                      retry_s: float | None = None, sources: bool = True) -> None:
+    """What the last DescribeConfigs of ``topic`` shows when it equals ``model`` (the
+    model's ``differences`` as data): each key's value (and, with ``sources``, an override
+    TOPIC_CONFIG, a default not)."""
+    want = model.expected()
+    base = ["results", {"resource_name": topic}, "configs"]
+    for k in sorted(want if keys is None else set(keys) & set(want)):
+        check.expect_field(base + [{"name": k}, "value"], _spellings(k, want[k].value), count=1, retry_s=retry_s,
+                           says=f"{says}{k}={want[k].value!r} ({'override' if k in model.overrides else 'default'})")
+        if sources and k in model.overrides:
+            check.expect_field(base + [{"name": k}, "config_source"], [ConfigSource.TOPIC_CONFIG], retry_s=retry_s,
+                               says=f"{says}{k} is an override: config_source TOPIC_CONFIG (1)")
+
+
 def _fresh_topic(check, admin: Admin, hint: str, configs: dict | None = None) -> str:
     topic = check.topic(hint)
     admin.create_topic(topic, configs=configs)
@@ -234,8 +266,15 @@ def test_c2_concurrent_incremental_writers_on_disjoint_keys_lose_no_update(check
                     for k, ws in writes.items()
                     if ws and normalise(k, d[k].value if k in d else None) != normalise(k, ws[-1].value)]
 
+        check.expect_caveat("C2's concurrent writers are replayed one request after another: the final "
+                            "values are judged, a read racing a write (the history check) is not")
         for a in admin.everywhere():         # every broker's DescribeConfigs, once settled
             lost = behind(settled(a, topic, lambda d: not behind(d), lambda d: True))
+            for k, ws in writes.items():
+                if ws:
+                    check.expect_field(["results", {"resource_name": topic}, "configs", {"name": k}, "value"],
+                                       _spellings(k, ws[-1].value), count=1, retry_s=SETTLE_S,
+                                       says=f"{k} holds its writer's last acknowledged value {ws[-1].value!r}")
             where = "" if a is admin else f" (broker {a.client.node[0]}:{a.client.node[1]})"
             expect(not lost, f"after all writers finished, keys lost their last acknowledged write{where}: "
                              + "; ".join(lost))
@@ -266,9 +305,13 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
     def replace(topic, model, configs, who, what):
         code, message = who.alter_configs(topic, configs, version=version)
         want, after = model.replace(configs)
+        check.expect_field(["responses", {"resource_name": topic}, "error_code"], [want], count=1,
+                           says=f"{what}: AlterConfigs {configs}: {error_text(want)}")
         expect(code == want, f"{what}: AlterConfigs {configs} answered {error_text(code)} ({message!r}), "
                              f"released Kafka answers {error_text(want)}")
         seen = settled(admin, topic, lambda d: not after.differences(d), lambda d: not model.differences(d))
+        _expect_described(check, topic, after, set(model.overrides) | set(after.overrides) | set(configs),
+                          f"{what}: ", retry_s=SETTLE_S)
         diffs = after.differences(seen)
         if diffs and want == Errors.NONE:
             kept = [k for k in model.overrides if k not in configs]
@@ -291,8 +334,12 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
         model = replace(topic, model, {**x_read, a: va}, x_admin, f"client X (read-modify-write of {a})")
         y_model = model.replace({**y_read, b: vb})[1]
         code, message = y_admin.alter_configs(topic, {**y_read, b: vb}, version=version)
+        check.expect_field(["responses", {"resource_name": topic}, "error_code"], [Errors.NONE], count=1,
+                           says="client Y's AlterConfigs (a stale read plus one change): NONE")
         expect(code == Errors.NONE, f"client Y: AlterConfigs answered {error_text(code)} ({message!r})")
         seen = settled(admin, topic, lambda d: not y_model.differences(d), lambda d: not model.differences(d))
+        _expect_described(check, topic, y_model, set(model.overrides) | set(y_model.overrides) | {a, b},
+                          "after client Y: ", retry_s=SETTLE_S)
         diffs = y_model.differences(seen)
         if diffs:
             kept = a in seen and seen[a].source == ConfigSource.TOPIC_CONFIG and a not in y_read and b != a

@@ -138,6 +138,7 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
             if policy_topic and i == 0:
                 ask[policy_topic] = {0: HIGH_WATERMARK if offsets[0] == HIGH_WATERMARK else 0}
             got = _delete_records(client, version, ask)
+            _expect_answers(check, ask, topic, policy_topic, len(batches), low, high)
             for name, parts in ask.items():
                 for p, o in parts.items():
                     r = got.get((name, p))
@@ -165,6 +166,7 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
         back = {p: low[p] // 2 for p in range(len(batches)) if low[p] > 0}
         if back:
             got = _delete_records(client, version, {topic: back})
+            _expect_answers(check, {topic: back}, topic, None, len(batches), low, high)
             for p, o in back.items():
                 lw, err = got.get((topic, p), (None, None))
                 expect(err == Errors.NONE and lw == low[p],
@@ -176,6 +178,25 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
     if no_compaction:
         raise Unsupported(f"the broker cannot create a cleanup.policy=compact topic ({no_compaction[0]}), so "
                           "POLICY_VIOLATION could not be asked; the rest behaved as Kafka's")
+
+
+def _expect_answers(check, ask, topic, policy_topic, partitions, low, high) -> None:
+    """R1's per-partition verdict as data (the model's code and, for NONE, low_watermark)."""
+    for name, parts in ask.items():
+        for p, o in parts.items():
+            at = ["topics", {"name": name}, "partitions", {"partition_index": p}]
+            if name == policy_topic:
+                want, lw = Errors.POLICY_VIOLATION, None
+            elif name != topic or p >= partitions:
+                want, lw = Errors.UNKNOWN_TOPIC_OR_PARTITION, None
+            else:
+                want, lw = _expect_one(None, low[p], high[p], o)
+            check.expect_field(at + ["error_code"], [want], count=1, says=f"{name}-{p} before {o}: {_name(want)}")
+            if want == Errors.NONE:
+                check.expect_field(at + ["low_watermark"], [lw], count=1,
+                                   says=f"{name}-{p}: low_watermark {lw} ({_describe(o, low[p], high[p])})")
+    check.expect_field(["topics", "partitions", "error_code"], count=sum(len(ps) for ps in ask.values()),
+                       says="one result per partition asked")
 
 
 def _compacted_topic(check, admin, no_compaction):
@@ -208,11 +229,16 @@ def _observe(admin, version, topic, low):
     """ListOffsets EARLIEST is the model's log start; a Fetch just below it is refused."""
     for p, want in enumerate(low):
         err, start = admin.offset(topic, p, OffsetSpec.EARLIEST)
+        admin.check.expect_field(["topics", {"name": topic}, "partitions", "offset"], [want], count=1,
+                                 says=f"ListOffsets EARLIEST of {topic}-{p}: the log start offset {want}")
         expect(err == Errors.NONE, f"ListOffsets EARLIEST {topic}-{p} answered error {err}")
         expect(start == want, f"v{version}: after DeleteRecords, ListOffsets EARLIEST of partition {p} is "
                               f"{start}, expected {want}")
         if want > 0:
             err = admin.fetch_error(topic, p, want - 1)
+            admin.check.expect_field(["responses", "partitions", "error_code"], [Errors.OFFSET_OUT_OF_RANGE],
+                                     count=1, says=f"a consumer Fetch of {topic}-{p} at {want - 1}, below the log "
+                                                   f"start: 1 OFFSET_OUT_OF_RANGE")
             expect(err == Errors.OFFSET_OUT_OF_RANGE,
                    f"v{version}: a consumer Fetch at offset {want - 1}, below the log start {want}, answered "
                    f"{_name(err)}, expected 1 OFFSET_OUT_OF_RANGE")

@@ -94,7 +94,7 @@ def _settle(admin: Admin) -> float:
     return admin.check.request_timeout
 
 
-def _still_listed(admin: Admin, names) -> set[str]:
+def _still_listed(admin: Admin, names, when=None) -> set[str]:
     """Poll Metadata until none of ``names`` is listed (as Kafka's own test does); the
     names still listed when the wait (``--request-timeout``) ran out."""
     left = set(names)
@@ -110,7 +110,13 @@ def _still_listed(admin: Admin, names) -> set[str]:
         left = now
         return now
 
-    return settled(listed, lambda now: not now, within=_settle(admin))
+    left = settled(listed, lambda now: not now, within=_settle(admin))
+    if len(admin.everywhere()) == 1:        # the last look (one broker): none of them listed
+        for n in sorted(set(names)):
+            admin.check.expect_field(["topics", {"name": n}, "error_code"], refused=[Errors.NONE],
+                                     retry_s=_settle(admin), says=f"Metadata no longer lists {n!r}",
+                                     when=when(n) if when else None)
+    return left
 
 
 def _create(admin: Admin, check, hint: str, partitions: int = 1) -> str:
@@ -247,9 +253,11 @@ def _outcome(admin, client, version, names, requests):
     """Send ``requests`` (lists of names), then: per name its codes and whether it is
     still listed once every topic answered NONE had time to go."""
     codes: dict[str, list[int]] = {n: [] for n in names}
-    extra = []
+    extra, at = [], {}
     for req in requests:
         got, _ = _delete(client, version, [(n, None) for n in req], 30_000)
+        for n in req:
+            at[n] = len(admin.check.steps) - 1
         for n, c in _codes_by_name(got).items():
             if n in codes:
                 codes[n].extend(c)
@@ -260,8 +268,9 @@ def _outcome(admin, client, version, names, requests):
     deleted_ok = [n for n in names if Errors.NONE in codes[n]]
     _still_listed(admin, deleted_ok)
     state = admin.metadata(names)
+    at["listed"] = len(admin.check.steps) - 1
     listed = {n: (n in state and state[n].error_code == Errors.NONE) for n in names}
-    return codes, listed, extra
+    return codes, listed, extra, at
 
 
 @pytest.mark.prop("D3", source=f"{SEED_002} point 8 (not transactional, errors reported independently); "
@@ -283,9 +292,14 @@ def test_d3_deleting_a_batch_equals_deleting_each_topic_alone(check, api_key, ve
         batch_names, batch = _materialise(check, admin, roles, order, "d3b")
         alone_names = [_create(admin, check, "d3a") if kind == "existing" else _absent(check)
                        for kind, _ in roles]
-        b_codes, b_listed, b_extra = _outcome(admin, client, version, batch_names, [batch])
-        a_codes, a_listed, a_extra = _outcome(admin, client, version, alone_names,
-                                              [[n] * count for n, (_, count) in zip(alone_names, roles)])
+        b_codes, b_listed, b_extra, b_at = _outcome(admin, client, version, batch_names, [batch])
+        a_codes, a_listed, a_extra, a_at = _outcome(admin, client, version, alone_names,
+                                                    [[n] * count for n, (_, count) in zip(alone_names, roles)])
+        for bn, an in zip(batch_names, alone_names):    # D3's verdict as data: batch == alone
+            check.expect_same(["responses", {"name": bn}, "error_code"], a_at[an], ["responses", {"name": an}, "error_code"],
+                              step=b_at[bn], sort=True, says=f"{bn!r} in the batch gets the codes {an!r} gets alone")
+            check.expect_same(["topics", {"name": bn}, "error_code"], a_at["listed"], ["topics", {"name": an}, "error_code"],
+                              step=b_at["listed"], says=f"afterwards {bn!r} is listed as {an!r} is")
         expect(not b_extra and not a_extra,
                f"v{version}: entries for names not requested: {b_extra or a_extra}")
         for i, (kind, count) in enumerate(roles):
@@ -334,6 +348,9 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
         got, _ = _delete(client, version, [(n, None) for n in names], timeout_ms)
         codes = _codes_by_name(got)
         for n in names:
+            check.expect_field(["responses", {"name": n}, "error_code"], [Errors.NONE], count=1,
+                               says=f"existing topic {n!r}: one entry 0 NONE")
+        for n in names:
             c = codes.get(n, [])
             expect(c == [Errors.NONE], f"v{version}: deleting an existing topic with timeout_ms={timeout_ms} "
                                 f"answered {[_name(x) for x in c]}, expected one entry 0 NONE")
@@ -344,6 +361,8 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
             again = partitions % 3 + 1          # a different count: the old topic must not come back
             _recreate(admin, version, n, again)
             state = admin.topic(n)
+            check.expect_field(["topics", {"name": n}, "partitions", "partition_index"], list(range(again)),
+                               count=again, says=f"re-created {n!r} has {again} partition(s)")
             expect(state.partitions == again,
                    f"v{version}: re-created {n} with {again} partitions, Metadata shows {state.partitions}")
             old, new = ids.get(n), state.topic_id
@@ -351,6 +370,8 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
                    f"v{version}: re-created {n} has the deleted topic's id {old}")
             if records:
                 high = _high_watermark(admin, n)
+                check.expect_field(["topics", {"name": n}, "partitions", "offset"], [0],
+                                   says=f"re-created {n!r} holds none of the deleted topic's records")
                 expect(high in (None, 0), f"v{version}: re-created {n} has high watermark {high}: "
                                           f"the deleted topic's {records} records came back")
 
@@ -362,6 +383,8 @@ def _recreate(admin: Admin, version: int, name: str, partitions: int) -> None:
     code, msg = settled(lambda: admin.create_topics([{"name": name, "num_partitions": partitions}]).get(
                             name, (None, None)),
                         lambda answer: answer[0] != Errors.TOPIC_ALREADY_EXISTS, within=SETTLE_S, every=0.1)
+    admin.check.expect_field(["topics", {"name": name}, "error_code"], [Errors.NONE], count=1, retry_s=SETTLE_S,
+                             says=f"the name {name!r} of the deleted topic can be created again")
     expect(code == Errors.NONE, f"v{version}: the name of a deleted topic cannot be created again: "
                          f"CreateTopics answered {code} ({msg})")
     admin.wait_everywhere(lambda a: _exists(a, name), f"re-created topic {name} to appear in Metadata")
@@ -419,6 +442,17 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
         existing = [_create(admin, check, "d5") for _ in range(n_existing)]
         unknown = [_absent(check) for _ in range(n_unknown)]
         got, seconds = _delete(client, version, [(n, None) for n in existing + unknown], timeout_ms)
+        at = len(check.steps) - 1
+        check.expect_within(AT_ONCE_S, verdict=True, says=f"timeout_ms={timeout_ms}: an answer at once "
+                                                          f"(within {AT_ONCE_S:g}s)")
+        for n in existing + unknown:
+            ok = ([Errors.NONE, Errors.REQUEST_TIMED_OUT] if n in existing
+                  else [Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.REQUEST_TIMED_OUT])
+            check.expect_field(["responses", {"name": n}, "error_code"], ok, count=1,
+                               says=f"{'existing' if n in existing else 'unknown'} topic {n!r}: one entry, "
+                                    f"{' or '.join(_name(c) for c in ok)}")
+        check.expect_field(["responses", "error_code"], count=len(existing) + len(unknown),
+                           says="one entry per requested name")
         expect(seconds <= AT_ONCE_S, f"v{version}: timeout_ms={timeout_ms} took {seconds:.1f}s to answer, "
                                      f"expected at once (<= {AT_ONCE_S:.0f}s)")
         codes = _codes_by_name(got)
@@ -432,7 +466,9 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
                    f"v{version}: timeout_ms={timeout_ms}: {'existing' if n in existing else 'unknown'} topic "
                    f"answered {[_name(x) for x in c]}, expected one of {[_name(a) for a in allowed]}")
         answered_none = [n for n in existing if codes[n] == [Errors.NONE]]
-        left = _still_listed(admin, answered_none)
+        # a replay judges "gone" only where the broker answered NONE again
+        left = _still_listed(admin, answered_none, when=lambda n: (at, ["responses", {"name": n}, "error_code"],
+                                                                  [Errors.NONE]))
         expect(not left, f"v{version}: timeout_ms={timeout_ms}: answered NONE but still listed after "
                          f"{_settle(admin):.0f}s: {sorted(left)}")
         for n in existing:
@@ -495,9 +531,12 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
     def by_id(value):
         kinds, order, random_ids = value
         items = []                      # (kind, topic name or None, id or None)
+        real = {}                       # name -> the id Metadata gave it
         for kind, random_id in zip(kinds, random_ids):
             name = _create(admin, check, "d6") if kind in ("by-id", "by-name", "both", "dup-id", "split") else None
             tid = admin.topic(name).topic_id if name else None
+            if name and not _is_zero(tid):
+                real[name] = tid
             if kind in NEEDS_ID and _is_zero(tid):
                 no_ids.append(name)
                 kind, tid = "by-name", None
@@ -510,14 +549,32 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
                         "both": [(name, tid)], "neither": [(None, None)], "dup-id": [(None, tid), (None, tid)],
                         "split": [(name, None), (None, tid)]}[kind]
         order = [i for i in order if i < len(entries)]     # fewer entries when ids were missing
+        for kind, name, tid in items:   # a replay sends the ids its own run learned from Metadata
+            if name is not None and tid is not None and real.get(name) == tid:
+                check.expect_id_of(name, tid, step=len(check.steps))
         got, _ = _delete(client, version, [entries[i] for i in order], 30_000)
-        for kind, name, tid in items:   # the entries a replay can name (real ids are the run's own)
+        for kind, name, tid in items:
             if kind == "unknown-id":
                 check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.UNKNOWN_TOPIC_ID], count=1,
                                    says=f"unknown topic id {tid}: one entry 100 UNKNOWN_TOPIC_ID")
             elif kind == "by-name":
                 check.expect_field(["responses", {"name": name}, "error_code"], [Errors.NONE], count=1,
                                    says=f"existing topic {name!r} by name: one entry 0 NONE")
+            elif kind == "by-id":
+                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.NONE], count=1,
+                                   says=f"existing topic {name!r} by its id: one entry 0 NONE")
+            elif kind == "dup-id":
+                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.INVALID_REQUEST], count=1,
+                                   says=f"the id of {name!r} twice: one entry 42 INVALID_REQUEST")
+            elif kind == "both":
+                check.expect_field(["responses", {"name": name}, "error_code"], [Errors.INVALID_REQUEST], count=1,
+                                   says=f"{name!r} by name and id in one entry: 42 INVALID_REQUEST")
+        neither = sum(1 for kind, _, _ in items if kind == "neither")
+        if neither:
+            check.expect_field(["responses", {"name": None, "topic_id": None}, "error_code"], [Errors.INVALID_REQUEST],
+                               count=neither, says="each entry with neither name nor id: 42 INVALID_REQUEST")
+        check.expect_field(["responses", "error_code"], count=len(items),
+                           says="one entry per requested topic (a repeated id or a topic named twice: one)")
         _judge_ids(admin, version, items, got)
 
     check.given(_D6, by_id)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from fixtures.harness import expect
 from protocol import ApiKey, Errors
+from protocol.apis import spec
 
 from .apis import every_version
 from strategies.batches import VALIDATE_ONLY_SINCE, describe_item, mixed_batches
@@ -103,6 +104,20 @@ def _expect_unchanged(check, names, before, at_before, at_after, describes) -> N
                           says="DescribeConfigs answers as before the validate_only request")
 
 
+def _expect_same_verdicts(check, api_key, mine, theirs, their_step, what, fields=()) -> None:
+    """V2/V3's verdict as data: item by item, the entries naming ``mine[i]`` in the last
+    answer carry the error codes the entries naming ``theirs[i]`` carry in the answer to
+    ``their_step`` (and, for ``fields``, the same values where both succeeded)."""
+    s = spec(api_key)
+    for a, b in zip(mine, theirs):
+        check.expect_same([s.results, {s.item: a}, "error_code"], their_step, [s.results, {s.item: b}, "error_code"],
+                          sort=True, says=f"{a!r} gets the error codes {b!r} gets ({what} answer alike)")
+        for f in fields:
+            check.expect_same([s.results, {s.item: a, "error_code": Errors.NONE}, f], their_step,
+                              [s.results, {s.item: b, "error_code": Errors.NONE}, f],
+                              says=f"{a!r} and {b!r}: the same {f} where both succeeded")
+
+
 # --------------------------------------------------------------------------------------
 # V2
 # --------------------------------------------------------------------------------------
@@ -141,7 +156,11 @@ def test_v2_validate_only_answers_each_item_as_the_executed_request_does(check, 
         body_x = executed.request(api_key, items, version, False, ctx.broker)
         set_up(ctx.admin, [validated, executed])
         rv = ctx.client.answered(api_key, version, body_v)
+        at_v = len(check.steps) - 1
         rx = ctx.client.answered(api_key, version, body_x)
+        _expect_same_verdicts(check, api_key, executed.names, validated.names, at_v,
+                              "executed and validate_only", fields=("num_partitions", "replication_factor")
+                              if api_key == ApiKey.CreateTopics and version >= 5 else ())
         vv, vx = verdicts(api_key, rv, validated.names), verdicts(api_key, rx, executed.names)
         sv, sx = _shape(api_key, version, rv, validated.names), _shape(api_key, version, rx, executed.names)
         diffs = [f"{describe_item(it)}: validate_only answered {list(a)}, executed {list(b)}"
@@ -183,9 +202,11 @@ def test_v3_each_item_of_a_batch_gets_the_verdict_it_gets_alone(check, api_key, 
                 alone.append((i, w, w.request(api_key, [it], version, validate_only, ctx.broker)))
         set_up(ctx.admin, [batch] + [w for _, w, _ in alone])
         in_batch = verdicts(api_key, ctx.client.answered(api_key, version, body), batch.names)
+        at_batch = len(check.steps) - 1
         diffs = []
         for i, w, b in alone:
             on_its_own = verdicts(api_key, ctx.client.answered(api_key, version, b), w.names)[0]
+            _expect_same_verdicts(check, api_key, w.names, [batch.names[i]], at_batch, "alone and in the batch")
             if on_its_own != in_batch[i]:
                 diffs.append(f"{describe_item(items[i])}: alone {list(on_its_own)}, in the batch {list(in_batch[i])}")
         mode = "validate_only" if validate_only else "executed"

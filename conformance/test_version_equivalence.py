@@ -468,15 +468,74 @@ def state_differences(old_v, new_v, old: dict, new: dict) -> list[str]:
     return out
 
 
-def run_side(check, api, version, sc):
-    """Set up fresh topics, send the logical request at ``version``, observe the end state."""
+def run_side(check, api, version, sc, side: dict | None = None):
+    """Set up fresh topics, send the logical request at ``version``, observe the end state.
+    ``side`` gets the names, the request's step and the steps that observed the state (the
+    comparison as data, :func:`_expect_equivalent`)."""
     admin = Admin(check, timeout_ms=TIMEOUT_MS)
     names = Names(check)
     api.setup(admin, sc, names)
     resp = admin.client.answered(api.key, version, api.body(version, sc, names))
+    at = len(check.steps) - 1
     outcome = api.outcome(resp, names)
     _barrier(admin, api)
-    return outcome, api.state(admin, sc, names, outcome)
+    first = len(check.steps)
+    state = api.state(admin, sc, names, outcome)
+    if side is not None:
+        side.update(names=names, request=at, state=check.steps[first:], state_at=first)
+    return outcome, state
+
+
+def _observations(side: dict, api_key: int, last_only: bool) -> list[int]:
+    """The steps of a side's end-state observation asking ``api_key`` (a poll's last look only)."""
+    found = [side["state_at"] + i for i, st in enumerate(side["state"]) if st["api_key"] == api_key]
+    return found[-1:] if last_only and found else found
+
+
+def _expect_equivalent(check, api_key: int, old_v: int, old: dict, new: dict) -> None:
+    """P4's verdict as data: the older version's answer (and end state) compared with the
+    newest's, item by item under the two sides' names, Kafka's downgraded codes counting as
+    equal (``error_codes.downgrade_of``)."""
+    s = spec(api_key)
+    pairs = [[down, int(c)] for c in Errors.__members__.values()
+             if (down := ec.downgrade_of(api_key, c, old_v)) is not None and down != c]
+    keys = [k for k in old["names"].by_key if k in new["names"].by_key]
+    for k in keys:
+        a, b = old["names"].by_key[k], new["names"].by_key[k]
+        if api_key == ApiKey.DeleteRecords:
+            for part in (0, 1, 9):      # the partitions DeleteRecords.scenarios names
+                at_a = [s.results, {s.item: a}, s.partitions, {"partition_index": part}]
+                at_b = [s.results, {s.item: b}, s.partitions, {"partition_index": part}]
+                check.expect_same(at_a + ["error_code"], new["request"], at_b + ["error_code"], step=old["request"],
+                                  says=f"{_describe(k)} partition {part}: the same code at v{old_v} as at the newest")
+                check.expect_same([s.results, {s.item: a}, s.partitions, {"partition_index": part, "error_code": Errors.NONE},
+                                   "low_watermark"], new["request"],
+                                  [s.results, {s.item: b}, s.partitions, {"partition_index": part, "error_code": Errors.NONE},
+                                   "low_watermark"], step=old["request"],
+                                  says=f"{_describe(k)} partition {part}: the same low watermark")
+            continue
+        check.expect_same([s.results, {s.item: a}, "error_code"], new["request"], [s.results, {s.item: b}, "error_code"],
+                          step=old["request"], sort=True, equivalent=pairs,
+                          says=f"{_describe(k)}: the same error code at v{old_v} as at the newest"
+                               + (" (or the one Kafka answers at the older version)" if pairs else ""))
+        if api_key == ApiKey.DescribeConfigs:
+            for f in ("name", "value"):
+                check.expect_same([s.results, {s.item: a}, "configs", f], new["request"],
+                                  [s.results, {s.item: b}, "configs", f], step=old["request"], sort=True,
+                                  says=f"{_describe(k)}: the same config {f}s at v{old_v} as at the newest")
+    # the end state: the last Metadata look, each DescribeConfigs and ListOffsets in order
+    for o, n in zip(_observations(old, ApiKey.Metadata, True), _observations(new, ApiKey.Metadata, True)):
+        for k in keys:
+            a, b = old["names"].by_key[k], new["names"].by_key[k]
+            check.expect_same(["topics", {"name": a}, "partitions", "partition_index"], n,
+                              ["topics", {"name": b}, "partitions", "partition_index"], step=o, sort=True,
+                              says=f"{_describe(k)}: afterwards the same partitions (or absence) on both sides")
+    for o, n in zip(_observations(old, ApiKey.DescribeConfigs, False), _observations(new, ApiKey.DescribeConfigs, False)):
+        check.expect_same(["results", "configs", "value"], n, step=o, sort=True,
+                          says="afterwards DescribeConfigs shows the same values on both sides")
+    for o, n in zip(_observations(old, ApiKey.ListOffsets, False), _observations(new, ApiKey.ListOffsets, False)):
+        check.expect_same(["topics", "partitions", "offset"], n, step=o,
+                          says="afterwards the same log start offset on both sides")
 
 
 def _barrier(admin, api):
@@ -509,8 +568,10 @@ def test_p4_a_request_has_the_same_outcome_and_end_state_at_every_version(check,
     notes: set[str] = set()
 
     def same_outcome_and_state(sc):
-        old_out, old_state = run_side(check, api, version, sc)
-        new_out, new_state = run_side(check, api, newest, sc)
+        old_side, new_side = {}, {}
+        old_out, old_state = run_side(check, api, version, sc, old_side)
+        new_out, new_state = run_side(check, api, newest, sc, new_side)
+        _expect_equivalent(check, api_key, version, old_side, new_side)
         problems = outcome_differences(api_key, version, newest, old_out, new_out)
         problems += state_differences(version, newest, old_state, new_state)
         expect(not problems, f"v{version} vs v{newest}: " + "; ".join(problems))

@@ -116,6 +116,12 @@ MUTANTS = {
     "existing-topic-answered-success": ("T1", "test_t1_an_existing_topic_answers_topic_already_exists and v7"),
     "replication-factor-unchecked": ("T1", "test_t1_replication_factors_kafka_rejects and v4"),
     "delete-unknown-topic-invalid-topic": ("D1", "test_d1 and v4"),
+    # comparisons and models stated as data: batch vs alone, validate_only vs executed,
+    # old version vs newest, the low-watermark model
+    "delete-batch-all-or-nothing": ("D3", "test_d3 and v1"),
+    "validate-only-always-succeeds": ("V2", "test_v2 and CreatePartitions-v0"),
+    "old-create-drops-configs": ("P4", "test_p4 and CreateTopics-v2"),
+    "delete-records-low-watermark-off-by-one": ("R1", "test_r1 and v0"),
 }
 
 
@@ -154,6 +160,61 @@ def test_every_failing_row_of_a_tansu_run_of_t1_d2_p3_reproduces(tmp_path):
     assert p.returncode == 0, p.stderr
     assert f"{len(failing)} failing rows: {len(failing)} exported, 0 not exported, {len(failing)} reproduced" \
         in p.stdout, p.stdout[-3000:]
+
+
+def test_every_failing_row_of_a_fixed_seed_tansu_run_reproduces_against_tansu(tmp_path):
+    """The documented check (docs/repro.md, ``python -m fixtures.repro.measure``) on a small
+    fixed-seed run: S1's shrunk scripts (the model's answer per step), R1's low watermarks
+    and V1's before/after comparisons all export, and every reproducer exits 1 against a
+    fresh tansu."""
+    figure = tmp_path / "figure.json"
+    p = subprocess.run([sys.executable, "-m", "fixtures.repro.measure", "--broker", "tansu", "--seed", "7",
+                        "--profile", "ci", "--property", "S1,R1,V1", "--out", str(tmp_path / "m"),
+                        "--json", str(figure)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert figure.exists(), p.stdout[-3000:] + p.stderr[-3000:]
+    counts = json.loads(figure.read_text())["counts"]
+    assert counts["failing"] >= 8, counts
+    assert counts["reproduced"] == counts["exported"] == counts["failing"], p.stdout[-4000:]
+    assert p.returncode == 0
+
+
+# -- the runtime's verdicts, offline ------------------------------------------------------------
+
+def _answers(*bodies):
+    return {i: runtime.Answer("ok", b) for i, b in enumerate(bodies)}
+
+
+def test_a_comparison_with_a_later_step_waits_for_it_and_counts_equivalent_codes():
+    e = {"step": 0, "kind": "same", "path": ["r", {"n": "a"}, "c"], "other": {"step": 1, "path": ["r", {"n": "b"}, "c"]},
+         "equivalent": [[42, 73]]}
+    a = _answers({"r": [{"n": "a", "c": 42}]}, {"r": [{"n": "b", "c": 73}]})
+    assert runtime.judge(e, a) is None
+    assert runtime.judge({**e, "equivalent": None}, a) is not None
+    assert runtime.judge(e, {0: a[0]}) == "the answer compared with is missing"
+
+
+def test_a_when_condition_judges_only_where_it_holds():
+    e = {"step": 1, "kind": "field", "path": ["t", {"n": "x"}, "c"], "not_in": [0],
+         "when": {"step": 0, "path": ["r", {"n": "x"}, "c"], "in": [0]}}
+    listed = {"t": [{"n": "x", "c": 0}]}
+    assert runtime.judge(e, _answers({"r": [{"n": "x", "c": 0}]}, listed)) is not None     # NONE: must be gone
+    assert runtime.judge(e, _answers({"r": [{"n": "x", "c": 7}]}, listed)) is None         # kept: not judged
+
+
+def test_notes_are_not_verdicts_and_an_empty_match_is_vacuous():
+    a = _answers({"r": []})
+    for note in ({"step": 0, "kind": "caveat", "says": "x"}, {"step": 0, "kind": "id", "topic": "t", "id": "0" * 32}):
+        assert runtime.judge(note, a) is None and not runtime.judged(note)
+    field = {"step": 0, "kind": "field", "path": ["r", {"n": "a"}, "c"], "in": [0]}
+    assert runtime.judge(field, a) is None and runtime.vacuous(field, a)
+    assert not runtime.vacuous({**field, "count": 1}, a) and runtime.judge({**field, "count": 1}, a) is not None
+
+
+def test_topic_ids_are_learned_from_answers():
+    ids = {}
+    runtime.learn_ids({"topics": [{"name": "t", "topic_id": "00000000-0000-0000-0000-00000000000a"},
+                                  {"name": "u", "topic_id": None}]}, ids)
+    assert ids == {"t": "00000000-0000-0000-0000-00000000000a"}
 
 
 # -- Apache Kafka: AlterConfigs naming one topic twice is never answered -----------------------
