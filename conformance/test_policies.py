@@ -130,6 +130,7 @@ def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, ap
                     version, [(n, [(REFUSED[0], AlterConfigOp.SET, value[k])]) for n, k in zip(names, kinds)],
                     validate_only=vo)
         resp = admin.client.answered(api_key, version, body)
+        _state_expectations(check, api_key, version, names, kinds)
         got = {r[SPECS[api_key].item]: (r["error_code"], r.get("error_message")) for r in items(api_key, resp)}
         wrong = []
         for n, k in zip(names, kinds):
@@ -146,7 +147,25 @@ def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, ap
         _no_change_unless_accepted(admin, api_key, names, kinds, vo, partitions)
         _policy_saw_the_request(target, api_key, names, kinds, partitions)
 
+    check.needs_config("an Apache Kafka broker with the suite's policies loaded: "
+                       "create.topic.policy.class.name=kac.KacCreateTopicPolicy and "
+                       "alter.config.policy.class.name=kac.KacAlterConfigPolicy (kafka:VERSION,profile=policy; "
+                       "sources in fixtures/targets/plugins/)")
     check.given(_batch(api_key, version), judged)
+
+
+def _state_expectations(check, api_key, version, names, kinds) -> None:
+    """The verdict on the request just sent, as data for the reproducer: per item, NONE or
+    POLICY_VIOLATION, and the policy's message where the version has error_message."""
+    spec = SPECS[api_key]
+    for n, k in zip(names, kinds):
+        entry = [spec.results, {spec.item: n}]
+        want = Errors.NONE if k == "ok" else Errors.POLICY_VIOLATION
+        check.expect_field(entry + ["error_code"], [int(want)], count=1,
+                           says=f"{k} item {n}: {want.name}")
+        if want and has_error_message(api_key, version):
+            text = CREATE_MESSAGE.format(name=n) if k == "name" else CONFIG_MESSAGE
+            check.expect_field(entry + ["error_message"], [text], says=f"{k} item {n}: the policy's message")
 
 
 def _no_change_unless_accepted(admin, api_key, names, kinds, validate_only, partitions):
