@@ -201,21 +201,21 @@ def test_a_broker_killed_from_outside_mid_check_is_no_verdict(tmp_path):
 
 
 def test_a_request_that_kills_a_fresh_broker_again_is_a_fail_with_the_evidence(tmp_path):
-    """A broker that dies on the check's own request (proxy:crash-on-delete-records kills
-    the broker behind it on every DeleteRecords) is started afresh and sent the same
+    """A broker that dies on the check's own request (proxy:crash-on-delete-topics kills
+    the broker behind it on every DeleteTopics) is started afresh and sent the same
     request; it dies again, so that check is a ``fail`` with the request as its
     counterexample and the evidence in its message. The dead broker's later checks stay
     ``error`` rows, and neither broker is left running."""
-    proc, rows, manifest = run_suite(tmp_path, "--broker", "proxy:crash-on-delete-records@tansu",
-                                     "--property", "P1", "-k", "DeleteRecords")
+    proc, rows, manifest = run_suite(tmp_path, "--broker", "proxy:crash-on-delete-topics@tansu",
+                                     "--property", "P1", "-k", "DeleteTopics")
     assert proc.returncode == 0, proc.stdout_text[-3000:]
     assert len(rows) >= 2, rows
     first, later = rows[0], rows[1:]
     assert first["outcome"] == "fail", first
-    assert "died during DeleteRecords" in first["message"], first
+    assert "died during DeleteTopics" in first["message"], first
     assert "the same request killed a fresh broker again" in first["message"], first
     steps = first["counterexample"]["steps"]
-    assert steps and steps[-1]["api_name"] == "DeleteRecords", first["counterexample"]
+    assert steps and steps[-1]["api_name"] == "DeleteTopics", first["counterexample"]
     assert all(r["outcome"] == "error" and "unavailable" in r["message"] for r in later), later
     assert not leftovers(proc.pid, manifest["brokers"][0]["address"])
 

@@ -15,11 +15,11 @@ from .base import Frame, Mutant, mutant
 
 
 @mutant
-class CrashOnDeleteRecords(Mutant):
-    """Kills the broker (SIGKILL to the inner target) when a DeleteRecords request arrives."""
-    name = "crash-on-delete-records"
+class CrashOnDeleteTopics(Mutant):
+    """Kills the broker (SIGKILL to the inner target) when a DeleteTopics request arrives."""
+    name = "crash-on-delete-topics"
     catches = ("P1",)
-    apis = (ApiKey.DeleteRecords,)
+    apis = (ApiKey.DeleteTopics,)
     over = "tansu"
 
     def request(self, seen):

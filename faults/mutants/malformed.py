@@ -67,3 +67,19 @@ class NestedEmptied(Mutant):
         entries = body.get(SPECS[seen.api_key].results) or []
         if any(e.get(field) for e in entries):
             return with_items(seen.api_key, body, lambda e: {**e, field: []} if e.get(field) else e)
+
+
+@mutant
+class ResultsUnnamed(Mutant):
+    """Answers every per-item result with a null name where the schema lets it be null
+    (DeleteTopics v6+, Metadata v12+: results that name no item at all)."""
+    name = "results-unnamed"
+    catches = ("P2",)
+    apis = (ApiKey.DeleteTopics, ApiKey.Metadata)
+
+    def response(self, seen, body):
+        key = SPECS[seen.api_key].item
+        if (seen.api_key == ApiKey.DeleteTopics and seen.api_version >= 6) or \
+                (seen.api_key == ApiKey.Metadata and seen.api_version >= 12):
+            if any(e.get(key) is not None for e in body.get(SPECS[seen.api_key].results) or []):
+                return with_items(seen.api_key, body, lambda e: {**e, key: None})
