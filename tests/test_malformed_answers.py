@@ -26,11 +26,20 @@ from protocol.apis import ApiKey
 
 ROOT = Path(__file__).resolve().parents[1]
 
-MALFORMED = ["results-emptied", "results-renamed", "nested-emptied",
-             "result-missing", "result-duplicated", "result-extra"]
-#: properties whose checks read one item's result out of an answer (setup through
-#: fixtures/admin.py, DeleteTopics/DeleteRecords/config verdicts), fast on tansu
-READERS = "D1,D2,D3,R1,C1,C2,C4"
+#: each malformed mutant, and properties whose checks read one item's result out of the
+#: answers it breaks (setup through fixtures/admin.py, DeleteTopics/DeleteRecords/config
+#: verdicts) and fail fast under it on tansu (a check whose setup waits for a topic to
+#: appear in Metadata waits 10 s per example when Metadata answers no name)
+READERS = {
+    "results-emptied": "D1,D2,R1,C1",
+    "results-renamed": "D1,D2,R1,C1",
+    "results-unnamed": "D1",
+    "nested-emptied": "D1,R1,C1",
+    "result-missing": "D1,D2,D3,R1,C1",
+    "result-duplicated": "D1,D2,D3,R1,C1",
+    "result-extra": "D1,D2,D3,R1,C1",
+}
+MALFORMED = list(READERS)
 
 
 def run_through(tmp_path, mutant: str, props: str):
@@ -52,7 +61,7 @@ def test_the_malformed_mutants_are_registered_and_caught_by_p2():
 
 @pytest.mark.parametrize("mutant", MALFORMED)
 def test_a_malformed_answer_is_a_fail_never_a_suite_error(tmp_path, mutant):
-    proc, rows = run_through(tmp_path, mutant, READERS)
+    proc, rows = run_through(tmp_path, mutant, READERS[mutant])
     errors = [(r["property"], r["api_name"], r["api_version"], r["message"]) for r in rows
               if r["outcome"] == "error"]
     assert not errors, errors[:5]
