@@ -25,11 +25,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import strategies as st
 
-from fixtures.admin import Admin
+from fixtures.admin import Admin, one_partition, one_result
 from fixtures.harness import Unsupported, expect
 from protocol import ApiKey, Errors, OffsetSpec
 from protocol import requests as build
-from protocol.apis import items, results
 from protocol.codec import APIS
 
 from .capabilities import require_feature
@@ -88,13 +87,12 @@ def test_k1_validate_only_delete_changes_nothing_and_answers_as_the_real_delete(
 
             def delete(only):
                 body = {**build.delete_topics(version, [name], timeout_ms=10_000), "validate_only": only}
-                return {r["name"]: r["error_code"] for r in items(api_key, _send(check, admin.client, api_key, body))}
+                return one_result(api_key, version, _send(check, admin.client, api_key, body), name)["error_code"]
             dry = delete(True)
             expect(admin.topic(name).error_code == Errors.NONE,
-                   f"validate_only DeleteTopics v{version} deleted {name} (answered {dry.get(name)})")
+                   f"validate_only DeleteTopics v{version} deleted {name} (answered {dry})")
             real = delete(False)
-            expect(dry.get(name) == real.get(name),
-                   f"validate_only answered {dry.get(name)}, the real delete {real.get(name)}")
+            expect(dry == real, f"validate_only answered {dry}, the real delete {real}")
         else:
             records, offset = value
             admin.create_topic(name)
@@ -105,7 +103,8 @@ def test_k1_validate_only_delete_changes_nothing_and_answers_as_the_real_delete(
             def delete(only):
                 body = {**build.delete_records(version, [(name, [(0, offset)])], timeout_ms=10_000),
                         "validate_only": only}
-                return results(api_key, _send(check, admin.client, api_key, body))[0]["error_code"]
+                return one_partition(api_key, version, _send(check, admin.client, api_key, body),
+                                     name, 0)["error_code"]
             dry = delete(True)
             after = admin.offset(name, 0, OffsetSpec.EARLIEST)
             expect(after == before, f"validate_only DeleteRecords v{version} moved the log start offset "
@@ -130,8 +129,9 @@ def test_k1_delete_errors_carry_a_message_at_the_kip201_version(check, api_key, 
         else:
             body = build.delete_records(version, [(name, [(0, 0)])], timeout_ms=10_000)
         resp = _send(check, admin.client, api_key, {**body, "validate_only": validate_only})
-        for item in results(api_key, resp):
-            expect(item["error_code"] == Errors.NONE or item.get("error_message"),
-                   f"{APIS[api_key].name} v{version}: error {item['error_code']} without a message")
+        item = one_result(api_key, version, resp, name) if api_key == ApiKey.DeleteTopics \
+            else one_partition(api_key, version, resp, name, 0)
+        expect(item["error_code"] == Errors.NONE or item.get("error_message"),
+               f"{APIS[api_key].name} v{version}: error {item['error_code']} without a message")
 
     check.given(st.booleans(), explained)

@@ -186,11 +186,46 @@ def test_a_long_pause_of_the_broker_is_not_its_death(tmp_path):
 
 def test_a_broker_killed_from_outside_mid_check_is_no_verdict(tmp_path):
     """The broker is killed while a check waits for its answer: that check cannot tell it
-    from a broker its own request killed, so it is an error (no verdict), not a fail."""
+    from a broker its own request killed, so the suite sends the same request to a fresh
+    broker; that one answers, so the row is an error (no verdict), not a fail."""
     proc, rows, manifest = run_suite(tmp_path, "--broker", "tansu", "--property", "P1", "-k", "Metadata",
                                      "--request-timeout", "3", "-p", "tests.broker_killer",
                                      "--kill-broker-during", "2")
     assert proc.returncode == 0, proc.stdout_text[-3000:]
     assert [r["outcome"] for r in rows[:2]] == ["pass", "pass"]
     assert rows[2]["outcome"] == "error" and "died during" in rows[2]["message"], rows[2]
+    assert "a fresh broker answered the same request" in rows[2]["message"], rows[2]
+    assert "stopped from outside?" in rows[2]["message"], rows[2]
     assert all(r["outcome"] == "error" for r in rows[2:]), [r["outcome"] for r in rows]
+    assert not leftovers(proc.pid, manifest["brokers"][0]["address"])
+
+
+def test_a_request_that_kills_a_fresh_broker_again_is_a_fail_with_the_evidence(tmp_path):
+    """A broker that dies on the check's own request (proxy:crash-on-delete-topics kills
+    the broker behind it on every DeleteTopics) is started afresh and sent the same
+    request; it dies again, so that check is a ``fail`` with the request as its
+    counterexample and the evidence in its message. The dead broker's later checks stay
+    ``error`` rows, and neither broker is left running."""
+    proc, rows, manifest = run_suite(tmp_path, "--broker", "proxy:crash-on-delete-topics@tansu",
+                                     "--property", "P1", "-k", "DeleteTopics")
+    assert proc.returncode == 0, proc.stdout_text[-3000:]
+    assert len(rows) >= 2, rows
+    first, later = rows[0], rows[1:]
+    assert first["outcome"] == "fail", first
+    assert "died during DeleteTopics" in first["message"], first
+    assert "the same request killed a fresh broker again" in first["message"], first
+    steps = first["counterexample"]["steps"]
+    assert steps and steps[-1]["api_name"] == "DeleteTopics", first["counterexample"]
+    assert all(r["outcome"] == "error" and "unavailable" in r["message"] for r in later), later
+    assert not leftovers(proc.pid, manifest["brokers"][0]["address"])
+
+
+def test_an_external_cluster_is_not_restarted_to_replay(tmp_path):
+    """On a cluster the suite did not start there is nothing to restart: a broker that died
+    mid-check stays an error row, with the reason no replay was made."""
+    from fixtures.pool import BrokerPool
+    from fixtures.targets import BrokerInfo
+    pool = BrokerPool(["bootstrap:127.0.0.1:1"])
+    pool.infos["bootstrap:127.0.0.1:1"] = BrokerInfo("bootstrap:127.0.0.1:1", "127.0.0.1", 1, external=True)
+    killed, why = pool.retry_on_fresh("bootstrap:127.0.0.1:1", [{"api_key": 3}], 1.0)
+    assert killed is None and "external cluster" in why
