@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fixtures.admin import Admin
-from fixtures.harness import expect
+from fixtures.harness import expect, expect_setup
 from protocol import apis, requests
 from protocol.apis import ApiKey
 from protocol.errors import Errors
@@ -197,7 +197,7 @@ def set_up(admin: Admin, worlds: list[World], sentinels: set[str] | None = None)
         codes = admin.create_topics([{"name": n, "num_partitions": p, "replication_factor": 1, "configs": c}
                                      for n, p, c in chunk])
         bad = {n: codes.get(n, (None,))[0] for n, _, _ in chunk if codes.get(n, (None,))[0] != Errors.NONE}
-        expect(not bad, f"setup: CreateTopics answered {bad} for topics the check needs")
+        expect_setup(not bad, f"setup: CreateTopics answered {bad} for topics the check needs")
     expected = {n: p for n, p, _ in wanted}
 
     def ready(a):

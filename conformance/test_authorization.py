@@ -69,7 +69,7 @@ from hypothesis import strategies as st
 
 from fixtures import acl
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, expect
+from fixtures.harness import Unsupported, expect, expect_setup
 from fixtures.waiting import VISIBLE_S, eventually
 from protocol import AlterConfigOp, ApiKey, Errors
 from protocol import requests as build
@@ -230,7 +230,7 @@ def _in_force(check, restricted, api_key, version, names) -> None:
     probe = build.metadata(mv, [names["described-existing"]])
     held, got = eventually(lambda: codes(ApiKey.Metadata, restricted.answered(ApiKey.Metadata, mv, probe)),
                            lambda c: c.get(names["described-existing"]) == {Errors.NONE}, within=VISIBLE_S)
-    expect(held, f"setup: the restricted principal's DESCRIBE ACL is not in force after {VISIBLE_S}s ({got})")
+    expect_setup(held, f"setup: the restricted principal's DESCRIBE ACL is not in force after {VISIBLE_S}s ({got})")
     check.expect_field(["topics", {"name": names["described-existing"]}, "error_code"], [Errors.NONE],
                        setup=True, retry_s=VISIBLE_S)
     if api_key == ApiKey.Metadata:
@@ -239,7 +239,7 @@ def _in_force(check, restricted, api_key, version, names) -> None:
     body = request(api_key, version, [gm], validate_only=has_validate_only(api_key, version))
     held, got = eventually(lambda: codes(api_key, restricted.answered(api_key, version, body)),
                            lambda c: c.get(gm) not in (None, {TAF}), within=VISIBLE_S)
-    expect(held, f"setup: the restricted principal's {NEEDS[api_key].name} ACL on {gm} is not in force after "
+    expect_setup(held, f"setup: the restricted principal's {NEEDS[api_key].name} ACL on {gm} is not in force after "
                  f"{VISIBLE_S}s ({got})")
     check.expect_field(code_path(api_key, gm), refused=[TAF], setup=True, retry_s=VISIBLE_S)
 

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, expect
+from fixtures.harness import Unsupported, expect, expect_setup
 from protocol import ApiKey, Errors, OffsetSpec
 from protocol import requests as build
 from protocol.errors import error_name
@@ -120,7 +120,7 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
             end = 0
             for size in sizes:
                 base = admin.produce(topic, p, size)
-                expect(base == end, f"setup: Produce of {size} records to {topic}-{p} answered base offset "
+                expect_setup(base == end, f"setup: Produce of {size} records to {topic}-{p} answered base offset "
                                     f"{base}, expected {end} (records so far)")
                 end += size
             high.append(end)

@@ -62,8 +62,10 @@ def test_the_malformed_mutants_are_registered_and_caught_by_p2():
 @pytest.mark.parametrize("mutant", MALFORMED)
 def test_a_malformed_answer_is_a_fail_never_a_suite_error(tmp_path, mutant):
     proc, rows = run_through(tmp_path, mutant, READERS[mutant])
+    # a malformed answer to the check's own question is a fail; one to a set-up step it needs
+    # (its helper topic's CreateTopics) is an error row saying so; never a suite error
     errors = [(r["property"], r["api_name"], r["api_version"], r["message"]) for r in rows
-              if r["outcome"] == "error"]
+              if r["outcome"] == "error" and not r["message"].startswith("setup failed")]
     assert not errors, errors[:5]
     assert proc.returncode == 0, proc.stdout[-3000:]
     assert any(r["outcome"] == "fail" for r in rows), [(r["property"], r["outcome"]) for r in rows]

@@ -36,3 +36,14 @@ def test_p4_at_the_newest_version_the_broker_supports_is_asked(tmp_path):
     row = next(r for r in rows if r["api_version"] == newest)
     assert row["outcome"] in ("pass", "fail"), row
     assert row["examples"] > 0 and "sent twice" in (row["message"] or ""), row
+
+
+def test_a_failed_setup_step_is_an_error_row_not_a_fail(tmp_path):
+    """Issue 11: a check whose helper topic cannot be created asked no question of the
+    property, so its row is ``error`` (the mutation score counts only ``fail`` rows).
+    ``results-emptied`` answers every CreateTopics without its results."""
+    rows, _ = run(tmp_path, "--broker", "proxy:results-emptied@tansu", "--property", "R1")
+    assert rows, "no R1 row"
+    for r in rows:
+        assert r["outcome"] == "error" and r["message"].startswith("setup failed"), r
+        assert "no result for topic" in r["message"], r
