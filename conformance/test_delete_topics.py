@@ -507,6 +507,17 @@ def _d6_layout(kinds):
 _D6 = st.lists(st.sampled_from(ID_KINDS), min_size=1, max_size=4).flatmap(_d6_layout)
 
 
+
+#: D6, per kind of entry: the answer entry's key field, its code, and what a conforming
+#: broker answers (KafkaApis/ControllerApis.deleteTopics: ids and names checked per entry)
+D6_ANSWERS = {
+    "unknown-id": ("topic_id", Errors.UNKNOWN_TOPIC_ID, "unknown topic id {tid}: one entry 100 UNKNOWN_TOPIC_ID"),
+    "by-name": ("name", Errors.NONE, "existing topic {name!r} by name: one entry 0 NONE"),
+    "by-id": ("topic_id", Errors.NONE, "existing topic {name!r} by its id: one entry 0 NONE"),
+    "dup-id": ("topic_id", Errors.INVALID_REQUEST, "the id of {name!r} twice: one entry 42 INVALID_REQUEST"),
+    "both": ("name", Errors.INVALID_REQUEST, "{name!r} by name and id in one entry: 42 INVALID_REQUEST"),
+}
+
 @pytest.mark.prop("D6", source=f"{KAFKA_CONTROLLER_APIS} deleteTopics ('You may not specify both topic name "
                                "and topic id.', 'Neither topic name nor id were specified.', 'Duplicate topic id.', "
                                "'The provided topic name maps to an ID that was already supplied.'); "
@@ -554,21 +565,10 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
                 check.expect_id_of(name, tid, step=len(check.steps))
         got, _ = _delete(client, version, [entries[i] for i in order], 30_000)
         for kind, name, tid in items:
-            if kind == "unknown-id":
-                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.UNKNOWN_TOPIC_ID], count=1,
-                                   says=f"unknown topic id {tid}: one entry 100 UNKNOWN_TOPIC_ID")
-            elif kind == "by-name":
-                check.expect_field(["responses", {"name": name}, "error_code"], [Errors.NONE], count=1,
-                                   says=f"existing topic {name!r} by name: one entry 0 NONE")
-            elif kind == "by-id":
-                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.NONE], count=1,
-                                   says=f"existing topic {name!r} by its id: one entry 0 NONE")
-            elif kind == "dup-id":
-                check.expect_field(["responses", {"topic_id": tid}, "error_code"], [Errors.INVALID_REQUEST], count=1,
-                                   says=f"the id of {name!r} twice: one entry 42 INVALID_REQUEST")
-            elif kind == "both":
-                check.expect_field(["responses", {"name": name}, "error_code"], [Errors.INVALID_REQUEST], count=1,
-                                   says=f"{name!r} by name and id in one entry: 42 INVALID_REQUEST")
+            if kind in D6_ANSWERS:
+                field, code, says = D6_ANSWERS[kind]
+                check.expect_field(["responses", {field: tid if field == "topic_id" else name}, "error_code"],
+                                   [code], count=1, says=says.format(name=name, tid=tid))
         neither = sum(1 for kind, _, _ in items if kind == "neither")
         if neither:
             check.expect_field(["responses", {"name": None, "topic_id": None}, "error_code"], [Errors.INVALID_REQUEST],
