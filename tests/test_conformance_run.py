@@ -226,7 +226,7 @@ def test_a_results_dir_that_cannot_be_written_is_one_line(tmp_path):
 
 def test_an_unknown_property_lists_the_known_ones(tmp_path):
     proc = run_suite(tmp_path, "--property", "P1,P99", timeout=120)
-    _one_line_error(proc, "--property: unknown P99; known: A1, C1, C2", tmp_path)
+    _one_line_error(proc, "--property: unknown P99; known: A1, A2, C1, C2", tmp_path)
     assert "P1, P2, P3" in proc.stderr
 
 
