@@ -52,6 +52,18 @@ def last_run(tmp_path) -> Path:
     return Path((tmp_path / "last-run").read_text().strip())
 
 
+def test_cluster_ids_are_what_kafkas_storage_tool_accepts():
+    """Like Uuid.randomUuid: 16 bytes, base64url, never starting with '-' (the storage tool
+    read such an id as an option and the broker did not start, one start in 64)."""
+    import base64
+
+    from fixtures.targets.process import _kafka_uuid
+    for _ in range(5000):
+        text = _kafka_uuid()
+        assert not text.startswith("-") and len(text) == 22, text
+        assert len(base64.urlsafe_b64decode(text + "==")) == 16
+
+
 # -- refusals: one line, no traceback ------------------------------------------------------
 
 @pytest.mark.parametrize("spec,expect", [
