@@ -15,7 +15,7 @@ runs the properties that read these answers through each and requires no ``error
 from __future__ import annotations
 
 from protocol.apis import SPECS, ApiKey, items
-from .base import Mutant, mutant, with_items
+from .base import Mutant, mutant, with_items, with_results
 
 #: every admin API whose answer lists per-item results (protocol.apis.SPECS)
 ALL_ITEM_APIS = tuple(SPECS)
@@ -33,9 +33,7 @@ class ResultsEmptied(Mutant):
     apis = ALL_ITEM_APIS
 
     def response(self, seen, body):
-        field = SPECS[seen.api_key].results
-        if body.get(field):
-            return {**body, field: []}
+        return with_results(seen.api_key, body, lambda rs: [])
 
 
 @mutant
@@ -50,7 +48,7 @@ class ResultsRenamed(Mutant):
 
         def renamed(e):
             return {**e, key: e[key] + "-x"} if isinstance(e.get(key), str) else e
-        if any(isinstance(e.get(key), str) for e in body.get(SPECS[seen.api_key].results) or []):
+        if any(isinstance(e.get(key), str) for e in items(seen.api_key, body)):
             return with_items(seen.api_key, body, renamed)
 
 
@@ -64,8 +62,7 @@ class NestedEmptied(Mutant):
 
     def response(self, seen, body):
         field = NESTED[seen.api_key]
-        entries = body.get(SPECS[seen.api_key].results) or []
-        if any(e.get(field) for e in entries):
+        if any(e.get(field) for e in items(seen.api_key, body)):
             return with_items(seen.api_key, body, lambda e: {**e, field: []} if e.get(field) else e)
 
 
