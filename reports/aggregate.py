@@ -71,24 +71,27 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
     files, manifest_files = load.discover(spark, results_dirs, runs)
     ph.done(f"found {len(files)} run folder(s), {len(manifest_files)} manifest(s)")
 
-    # One pass over the text: parse, validate and aggregate every line into tables.line_groups
-    # (one row per file split x cell, plus one per malformed line), staged as Parquet; every
-    # later table reads that small table, never the lines again.
+    # One pass over the lines: Spark's JSON reader parses and marks every line, and
+    # tables.line_groups aggregates them into one row per run x cell (plus one per malformed
+    # line), staged as Parquet; every later table reads that small table, never the lines.
     stage = f"{out}/_staging"
     try:
-        _write(tables.line_groups(load.read_lines(spark, files)), f"{stage}/groups")
+        _write(tables.line_groups(load.read_rows(spark, files)), f"{stage}/groups")
         groups = spark.read.parquet(f"{stage}/groups")
         file_df = spark.createDataFrame([(f,) for f in files], "results string")  # decoded URIs
         _write(tables.runs(file_df, groups, load.manifests(spark, manifest_files)), f"{out}/runs")
         runs_df = spark.read.parquet(f"{out}/runs")
-        totals = runs_df.agg(F.sum("lines"), F.sum("rows"), F.sum("malformed")).first()
-        n_lines, n_rows, n_bad = (int(x or 0) for x in totals)
+        totals = runs_df.agg(F.sum("lines"), F.sum("rows"), F.sum("malformed"),
+                             F.collect_list(F.when(F.col("malformed") > 0, load.decoded(F.col("file"))))).first()
+        n_lines, n_rows, n_bad = (int(x or 0) for x in totals[:3])
+        with_bad = sorted(totals[3])
         ph.done(f"read {n_lines:,} lines: {n_rows:,} rows, {n_bad:,} malformed")
 
-        # no malformed line: no line numbers to work out (an empty table, same columns)
-        bad = load.malformed(groups if n_bad else groups.where(F.lit(False))).select(
-            load.shown(load.decoded(F.col("file"))).alias("file"), "line", "reason", "text")
-        _write(bad, f"{out}/malformed")
+        # Only the files holding a malformed line are read again, for line numbers and reasons.
+        bad = (load.malformed(spark, with_bad) if with_bad else
+               spark.createDataFrame([], "file string, line long, reason string, text string"))
+        _write(bad.select(load.shown(load.decoded(F.col("file"))).alias("file"), "line", "reason", "text"),
+               f"{out}/malformed")
         if n_bad and not quiet:
             shown_bad = spark.read.parquet(f"{out}/malformed").orderBy("file", "line").limit(SHOW_MALFORMED)
             for r in shown_bad.collect():
@@ -96,8 +99,7 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
             if n_bad > SHOW_MALFORMED:
                 print(f"  ... and {n_bad - SHOW_MALFORMED:,} more (table {out}/malformed)", file=sys.stderr)
 
-        _write(tables.run_cells(groups, runs_df), f"{stage}/cells")
-        cells = spark.read.parquet(f"{stage}/cells")
+        cells = tables.run_cells(groups, runs_df)
         if not quiet:  # a job only for this line
             ph.done(f"per-run cells: {cells.count():,} (a cell's verdict in one run)")
         _write(tables.matrix(cells), f"{out}/matrix")

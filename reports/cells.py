@@ -91,8 +91,8 @@ def valid_rows(results: str, malformed: list):
             row, reason = schema.check_line(line)
             if reason:
                 malformed.append((results, n, reason))
-                continue
-            yield row
+            elif row is not None:  # None: a blank line
+                yield row
 
 
 def add_run_arguments(p) -> None:

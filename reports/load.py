@@ -1,10 +1,12 @@
 """Find run folders and read their results.jsonl lines into a validated Spark DataFrame.
 
-Lines are read as text and parsed with ``from_json`` against the explicit schema, so a
-malformed line is kept (with a reason) instead of being dropped or crashing the job.
-Line numbers come from each line's position inside its file split (the split sizes are a
-tiny table joined back, computed in the same pass as the aggregation), so no whole table
-ever goes to the driver and no second pass over the lines is needed.
+The lines are read once, by Spark's JSON reader with the explicit schema in PERMISSIVE
+mode: a line that is not JSON or has a wrongly typed field is kept in the corrupt-record
+column, so a malformed line is marked (never dropped, never a crash) in the same pass that
+converts the fields. Line numbers and the detailed reason of each malformed line are
+worked out afterwards by reading again, as text, only the files that hold one (none, in
+a normal run), so no second pass over all the lines is paid and nothing goes through
+Python.
 """
 from __future__ import annotations
 
@@ -72,32 +74,41 @@ def shown(col):
     return F.regexp_replace(col, r"^file:(//(?=/))?", "")
 
 
-def _reason():
-    """Why a parsed line breaks the contract (null when it does not), over the columns of
-    the parsed line. A cheap test runs first; the detailed CASE only for bad lines."""
+def _detailed_reason():
+    """Why a line breaks the contract, over the columns of load._text_lines (the line as
+    text, from_json of it as ``j.*``, the corrupt-record column). Only ever evaluated on
+    the few lines the main pass found malformed."""
     value, corrupt, parsed = F.col("value"), F.col(schema.CORRUPT), F.col("_parsed")
-    obj = [F.col(n) for n, kind, _ in schema.FIELDS if kind == "object"]
-    bad = (~parsed | corrupt.isNotNull() | ~F.col("outcome").isin(*schema.OUTCOMES)
-           | F.col("started_ts").isNull() | (F.col("row_id") < 1)
-           | F.greatest(*[F.col(n).isNull() for n in schema.REQUIRED])
-           | F.greatest(F.lit(False), *[f.isNotNull() & F.json_object_keys(f).isNull() for f in obj]))
-    c = F.when(~parsed & (F.trim(value) == ""), F.lit("empty line"))
-    c = c.when(~parsed | (corrupt.isNotNull() & F.json_object_keys(value).isNull()),
+    c = F.when(~parsed | (corrupt.isNotNull() & F.json_object_keys(value).isNull()),
                F.lit("not a JSON object (or a cut-off line)"))
     for name, kind, nullable in schema.FIELDS:
         f = F.col(name)
-        c = c.when(corrupt.isNotNull() & f.isNull() & F.get_json_object(value, f"$.{name}").isNotNull(),
-                   F.lit(f"field {name} has the wrong type"))
+        if name not in schema.TIMESTAMPS:  # a text field: any value is its text, never the wrong type
+            c = c.when(corrupt.isNotNull() & f.isNull() & F.get_json_object(value, f"$.{name}").isNotNull(),
+                       F.lit(f"field {name} has the wrong type"))
         if kind == "object":
             c = c.when(f.isNotNull() & F.json_object_keys(f).isNull(), F.lit(f"field {name} has the wrong type"))
         if not nullable:
-            c = c.when(f.isNull(), F.lit(f"missing field {name}"))
-    c = c.when(corrupt.isNotNull(), F.lit("a field has the wrong type"))
+            c = c.when(f.isNull() & F.get_json_object(value, f"$.{name}").isNull(), F.lit(f"missing field {name}"))
+    not_time = F.greatest(F.lit(False), *[F.col(n).isNull() & F.get_json_object(value, f"$.{n}").isNotNull()
+                                          for n in schema.TIMESTAMPS])
+    c = c.when(corrupt.isNotNull() & ~not_time, F.lit("a field has the wrong type"))
     c = c.when(~F.col("outcome").isin(*schema.OUTCOMES),
                F.concat(F.lit("outcome '"), F.col("outcome"), F.lit("' is not one of " + ", ".join(schema.OUTCOMES))))
-    c = c.when(F.col("started_ts").isNull(), F.lit("started_at is not an ISO-8601 time"))
+    c = c.when(not_time, F.lit("started_at is not an ISO-8601 time"))
     c = c.when(F.col("row_id") < 1, F.lit("row_id is not positive"))
-    return F.when(bad, c)
+    return c
+
+
+def _malformed():
+    """True when a line read by read_rows breaks the contract: a cheap test of columns the
+    reader already converted (the reader marks a line that is not JSON or has a wrongly
+    typed field, started_at included, in the corrupt-record column)."""
+    obj = [F.col(n) for n, kind, _ in schema.FIELDS if kind == "object"]
+    return (F.col(schema.CORRUPT).isNotNull() | ~F.col("outcome").isin(*schema.OUTCOMES)
+            | (F.col("row_id") < 1)
+            | F.greatest(*[F.col(n).isNull() for n in schema.REQUIRED])
+            | F.greatest(F.lit(False), *[f.isNotNull() & F.json_object_keys(f).isNull() for f in obj]))
 
 
 def _no_glob(path: str) -> str:
@@ -105,39 +116,41 @@ def _no_glob(path: str) -> str:
     return "".join("\\" + ch if ch in "{}[]*?\\" else ch for ch in path)
 
 
-def read_lines(spark: SparkSession, files: list[str]) -> DataFrame:
-    """Every line, parsed: file, block, mid, the schema's fields, started_ts, reason, text.
-
-    ``text`` (the raw line, cut to 300 characters) is kept for malformed lines only."""
-    opts = {"mode": "PERMISSIVE", "columnNameOfCorruptRecord": schema.CORRUPT}
-    raw = spark.read.text([_no_glob(f) for f in files]).select(
-        "value",
-        F.col("_metadata.file_path").alias("file"),
-        F.col("_metadata.file_block_start").alias("block"),
-        F.monotonically_increasing_id().alias("mid"))
-    j = F.from_json("value", schema.spark_schema(), opts)
-    parsed = raw.select("file", "block", "mid", "value", j.alias("j")).select(
-        "file", "block", "mid", "value", F.col("j").isNotNull().alias("_parsed"), "j.*",
-        F.col("j.started_at").try_cast("timestamp").alias("started_ts"))
-    reason = _reason()
-    return parsed.select(
-        "file", "block", "mid", *schema.FIELD_NAMES, "started_ts", reason.alias("reason"),
-        F.when(reason.isNotNull(), F.substring("value", 1, 300)).alias("text"))
+def read_rows(spark: SparkSession, files: list[str]) -> DataFrame:
+    """Every non-blank line, parsed once by Spark's JSON reader with the explicit schema:
+    file, mid, the schema's fields (started_at as ``started_ts``, a timestamp), and ``bad``
+    (the line breaks the contract; mid tells malformed lines apart). Blank lines are
+    skipped by the reader, as they are by schema.check_line."""
+    df = (spark.read.schema(schema.spark_schema()).option("mode", "PERMISSIVE")
+          .option("columnNameOfCorruptRecord", schema.CORRUPT).json([_no_glob(f) for f in files]))
+    fields = [F.col(n).alias("started_ts") if n == "started_at" else F.col(n) for n in schema.FIELD_NAMES]
+    return df.select(F.col("_metadata.file_path").alias("file"), F.monotonically_increasing_id().alias("mid"),
+                     *fields, _malformed().alias("bad"))
 
 
-def malformed(groups: DataFrame) -> DataFrame:
-    """file, line (1-based), reason, text of every malformed line, from tables.line_groups.
+def malformed(spark: SparkSession, files: list[str]) -> DataFrame:
+    """file, line (1-based), reason, text (first 300 characters) of every malformed line of
+    ``files``: only the files the main pass found malformed lines in are read again, as
+    text, for the line numbers (blank lines count as lines) and the detailed reasons.
 
     A line's number = lines in the earlier splits of its file + its place in its split
-    (monotonically_increasing_id is consecutive within a split). The groups hold each
-    split's line count and first mid, so this never touches the lines again."""
-    blocks = groups.groupBy("file", "block").agg(F.sum("n").alias("n"), F.min("first").alias("first"))
+    (monotonically_increasing_id is consecutive within a split)."""
+    opts = {"mode": "PERMISSIVE", "columnNameOfCorruptRecord": schema.CORRUPT}
+    lines = spark.read.text([_no_glob(f) for f in files]).select(
+        "value", F.col("_metadata.file_path").alias("file"), F.col("_metadata.file_block_start").alias("block"),
+        F.monotonically_increasing_id().alias("mid"))
+    blocks = lines.groupBy("file", "block").agg(F.count("*").alias("n"), F.min("mid").alias("first"))
     before = Window.partitionBy("file").orderBy("block").rowsBetween(Window.unboundedPreceding, -1)
-    blocks = blocks.select("file", "block", "first",
-                           F.coalesce(F.sum("n").over(before), F.lit(0)).alias("offset"))
-    bad = groups.where(F.col("reason").isNotNull()).select("file", "block", "bad_mid", "reason", "text")
+    blocks = blocks.select("file", "block", "first", F.coalesce(F.sum("n").over(before), F.lit(0)).alias("offset"))
+    j = F.from_json("value", schema.spark_schema(), opts)  # the main pass's schema: the same verdicts
+    parsed = lines.select("file", "block", "mid", "value", j.alias("j")).select(
+        "file", "block", "mid", "value", F.col("j").isNotNull().alias("_parsed"), "j.*")
+    # the malformed lines only (a few), materialised, so the detailed reason below is worked
+    # out on them alone and the optimizer does not copy from_json into each of its branches
+    bad = parsed.where((F.trim("value") != "") & (~F.col("_parsed") | _malformed())).localCheckpoint()
     return bad.join(F.broadcast(blocks), ["file", "block"]).select(
-        "file", (F.col("offset") + F.col("bad_mid") - F.col("first") + 1).alias("line"), "reason", "text")
+        "file", (F.col("offset") + F.col("mid") - F.col("first") + 1).alias("line"),
+        _detailed_reason().alias("reason"), F.substring("value", 1, 300).alias("text"))
 
 
 MANIFEST_SCHEMA = ("run_id string, started_at string, ended_at string, complete boolean, "

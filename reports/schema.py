@@ -48,14 +48,21 @@ REQUIRED = tuple(name for name, _, nullable in FIELDS if not nullable)
 CORRUPT = "_corrupt_record"
 
 
+#: Parsed by the reader itself: a line whose started_at is not a time is corrupt.
+TIMESTAMPS = ("started_at",)
+
+
 def spark_schema():
-    """The explicit StructType used with from_json (plus the corrupt-record column)."""
+    """The explicit StructType Spark's JSON reader parses every line with (plus the
+    corrupt-record column). started_at is read as a timestamp, so the reader's one pass
+    both converts and checks it."""
     from pyspark.sql import types as T
 
     kinds = {"int": T.LongType(), "str": T.StringType(), "float": T.DoubleType(),
              # Spark keeps a nested object as its JSON text when the field is a string.
              "object": T.StringType()}
-    fields = [T.StructField(name, kinds[kind], True) for name, kind, _ in FIELDS]
+    fields = [T.StructField(name, T.TimestampType() if name in TIMESTAMPS else kinds[kind], True)
+              for name, kind, _ in FIELDS]
     return T.StructType(fields + [T.StructField(CORRUPT, T.StringType(), True)])
 
 
@@ -79,9 +86,10 @@ def _type_ok(kind: str, value) -> bool:
 
 
 def check_line(line: str) -> tuple[dict | None, str | None]:
-    """One results.jsonl line -> (row, None) when valid, else (None, reason)."""
+    """One results.jsonl line -> (row, None) when valid, (None, reason) when malformed, and
+    (None, None) for a blank line, which is neither (Spark's JSON reader skips it too)."""
     if not line.strip():
-        return None, "empty line"
+        return None, None
     try:
         row = json.loads(line)
     except ValueError:

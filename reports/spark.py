@@ -46,6 +46,9 @@ def session(master: str | None = None, driver_memory: str | None = None,
          .config("spark.ui.enabled", "false")
          .config("spark.ui.showConsoleProgress", "false")
          .config("spark.sql.session.timeZone", "UTC")
+         # the report's one pass over the lines is a sort aggregation (its deciding-row struct
+         # holds strings): generated code for it, as hash aggregations have by default
+         .config("spark.sql.codegen.aggregate.sortAggregate.enabled", "true")
          .config("spark.driver.extraJavaOptions",
                  f"-Dlog4j2.configurationFile=file:{_log4j_file(level)}"))
     if master.startswith("local"):

@@ -35,23 +35,22 @@ def replay(broker: Column, results: Column, row_id: Column) -> Column:
                     shell_quote(F.concat(results, F.lit(":"), row_id.cast("string"))))
 
 
-def line_groups(lines: DataFrame) -> DataFrame:
-    """The one aggregation over every parsed line (load.read_lines); everything else reads
-    its output, which is small: one row per (file, split, cell, build) of valid lines, and
-    one row per malformed line (``bad_mid`` = its monotonically_increasing_id, else null).
+def line_groups(rows: DataFrame) -> DataFrame:
+    """The one aggregation over every parsed line (load.read_rows); everything else reads
+    its output, which is small: one row per (file, cell, build) of valid lines (a cell's
+    verdict in one run), and one row per malformed line (``bad_mid`` set, else null).
 
-    Each group keeps what the later tables need: line count and first mid (line numbers),
-    outcome counts, ``last`` (see run_cells), the first started_ts and the largest run_id (runs),
-    and a malformed line's reason and text."""
-    ok = F.col("reason").isNull()
+    Each group keeps what the later tables need: line count, outcome counts, ``last`` (the
+    row deciding the cell in the run: the most severe (schema.SEVERITY), the latest among
+    equals), the first started_ts and the largest run_id (runs)."""
+    ok = ~F.col("bad")
     last = F.when(ok, F.struct(_severity(F.col("outcome")).alias("severity"), "started_ts", "row_id", "outcome",
                                 "message", "counterexample", "source"))
-    return lines.groupBy("file", "block", F.when(~ok, F.col("mid")).alias("bad_mid"),
-                         *[F.when(ok, F.col(c)).alias(c) for c in CELL + BUILD]).agg(
-        F.count("*").alias("n"), F.min("mid").alias("first"), F.max(F.when(ok, F.col("api_name"))).alias("api_name"),
+    return rows.groupBy("file", F.when(~ok, F.col("mid")).alias("bad_mid"),
+                        *[F.when(ok, F.col(c)).alias(c) for c in CELL + BUILD]).agg(
+        F.count("*").alias("n"), F.max(F.when(ok, F.col("api_name"))).alias("api_name"),
         *[_count(o) for o in OUTCOMES], F.max(last).alias("last"),
-        F.min(F.when(ok, F.col("started_ts"))).alias("first_ts"), F.max(F.when(ok, F.col("run_id"))).alias("run_id"),
-        F.max("reason").alias("reason"), F.max("text").alias("text"))
+        F.min(F.when(ok, F.col("started_ts"))).alias("first_ts"), F.max(F.when(ok, F.col("run_id"))).alias("run_id"))
 
 
 def runs(files: DataFrame, groups: DataFrame, manifests: DataFrame) -> DataFrame:
@@ -60,9 +59,9 @@ def runs(files: DataFrame, groups: DataFrame, manifests: DataFrame) -> DataFrame
     ``files`` has one column ``results`` (decoded URIs of the results.jsonl files);
     ``groups`` is line_groups' output. A run starts at its manifest's started_at, else at
     its first row's."""
-    ok = F.col("reason").isNull()
+    ok = F.col("bad_mid").isNull()
     stats = groups.groupBy("file").agg(
-        F.sum("n").alias("lines"), F.count("reason").alias("malformed"),
+        F.sum("n").alias("lines"), F.count("bad_mid").alias("malformed"),
         F.min(F.when(ok, F.col("first_ts"))).alias("first_row_ts"),
         F.max(F.when(ok, F.col("run_id"))).alias("row_run_id"),
         F.array_sort(F.collect_set(F.when(ok, F.col("broker")))).alias("brokers"),
@@ -87,14 +86,11 @@ def _severity(c: Column) -> Column:
 
 def run_cells(groups: DataFrame, runs_df: DataFrame) -> DataFrame:
     """One row per (run, build, cell): outcome counts and ``last``, the row that decides
-    the cell in that run: the most severe (schema.SEVERITY), the latest among equals.
+    the cell in that run (line_groups' valid groups, with the run's id and start).
 
-    ``groups`` is line_groups' output (its valid-line groups are summed over the splits).
     A run tests one build of a broker, so counting these rows counts runs."""
-    per = groups.where(F.col("reason").isNull()).groupBy("file", *CELL, *BUILD).agg(
-        F.max("api_name").alias("api_name"), F.sum("n").alias("n"),
-        *[F.sum(c).alias(c) for c in COUNTS], F.max("last").alias("last"))
-    return per.join(runs_df.select("file", "run_id", "run_start"), "file")
+    return groups.where(F.col("bad_mid").isNull()).drop("bad_mid", "run_id", "first_ts").join(
+        runs_df.select("file", "run_id", "run_start"), "file")
 
 
 def matrix(cells: DataFrame) -> DataFrame:
@@ -179,30 +175,29 @@ def changes(cells: DataFrame) -> DataFrame:
     """Regressions (pass -> fail) and fixes (fail -> pass) between consecutive runs of a broker.
 
     Consecutive = adjacent in the broker's runs ordered by run start; a cell compares its
-    outcome in run N-1 with its outcome in run N (both runs must have it)."""
+    outcome in run N-1 with its outcome in run N (both runs must have it). Each cell's runs
+    are read in order once (a window), not joined with themselves."""
     per_run = cells.groupBy("broker", "file", "run_id", "run_start", "api_key", "api_version", "property").agg(
         F.max("api_name").alias("api_name"), F.max("last").alias("last"))
     order = Window.partitionBy("broker").orderBy("run_start", "run_id", "file")
     seq = (per_run.select("broker", "file", "run_id", "run_start").distinct()
-           .withColumn("prev_file", F.lag("file").over(order)).where(F.col("prev_file").isNotNull())
-           .select("broker", "file", "prev_file"))
-    cur = per_run.join(seq, ["broker", "file"]).alias("c")
-    prev = per_run.alias("p")
-    on = ((F.col("c.broker") == F.col("p.broker")) & (F.col("c.prev_file") == F.col("p.file"))
-          & F.col("c.api_key").eqNullSafe(F.col("p.api_key"))
-          & F.col("c.api_version").eqNullSafe(F.col("p.api_version"))
-          & (F.col("c.property") == F.col("p.property")))
-    was, now = F.col("p.last.outcome"), F.col("c.last.outcome")
-    flips = cur.join(prev, on).where(((was == "pass") & (now == "fail")) | ((was == "fail") & (now == "pass")))
-    results = shown(decoded(F.col("c.file")))
+           .select("broker", "file", F.row_number().over(order).alias("seq")))
+    by_cell = Window.partitionBy("broker", "api_key", "api_version", "property").orderBy("seq")
+    prev = lambda c: F.lag(c).over(by_cell)  # noqa: E731
+    runs = per_run.join(F.broadcast(seq), ["broker", "file"]).select(
+        "*", prev("seq").alias("p_seq"), prev("last.outcome").alias("was"), prev("run_id").alias("from_run_id"),
+        prev("run_start").alias("from_run_start"))
+    was, now = F.col("was"), F.col("last.outcome")
+    flips = runs.where((F.col("p_seq") == F.col("seq") - 1)
+                       & (((was == "pass") & (now == "fail")) | ((was == "fail") & (now == "pass"))))
+    results = shown(decoded(F.col("file")))
     return flips.select(
         F.when(now == "fail", "regression").otherwise("fix").alias("kind"),
-        *[F.col(f"c.{c}").alias(c) for c in ("broker", "api_key", "api_name", "api_version", "property")],
-        F.col("p.run_id").alias("from_run_id"), F.col("p.run_start").alias("from_run_start"),
-        F.col("c.run_id").alias("to_run_id"), F.col("c.run_start").alias("to_run_start"),
-        was.alias("from_outcome"), now.alias("to_outcome"), F.col("c.last.message").alias("message"),
-        results.alias("results"), F.col("c.last.row_id").alias("row_id"),
-        F.when(now == "fail", replay(F.col("c.broker"), results, F.col("c.last.row_id"))).alias("replay"))
+        "broker", "api_key", "api_name", "api_version", "property", "from_run_id", "from_run_start",
+        F.col("run_id").alias("to_run_id"), F.col("run_start").alias("to_run_start"),
+        was.alias("from_outcome"), now.alias("to_outcome"), F.col("last.message").alias("message"),
+        results.alias("results"), F.col("last.row_id").alias("row_id"),
+        F.when(now == "fail", replay(F.col("broker"), results, F.col("last.row_id"))).alias("replay"))
 
 
 def flaky(cells: DataFrame) -> DataFrame:

@@ -32,11 +32,13 @@ MALFORMED = {
     20: (_line(20, "aa-b", outcome="maybe"), "outcome 'maybe' is not one of pass, fail, error, unsupported, skip"),
     30: (_line(30, "aa-b", started_at="yesterday"), "started_at is not an ISO-8601 time"),
     40: (_line(40, "aa-b", counterexample=[1]), "field counterexample has the wrong type"),
-    50: ("", "empty line"),
     60: ("[1, 2]", "not a JSON object (or a cut-off line)"),
     70: (_line(70, "aa-b", api_key=1.5), "field api_key has the wrong type"),
     150: ('{"row_id": "x", "run_id": "aa-b"}', "field row_id has the wrong type"),
 }
+# Blank lines: neither rows nor malformed (Spark's JSON reader skips them; so does the gate),
+# but they are lines, so the malformed lines after them keep their numbers.
+BLANK = {50: "", 51: "   "}
 PARTIAL = '{"row_id": 999, "run_id": "aa-b", "started_at": "2026-11-'  # cut off, no newline
 
 
@@ -53,7 +55,7 @@ def write_crafted(results_dir) -> dict:
     runs = {
         "a": write_run(results_dir, "zz-a", a, start=T0),
         "b": write_run(results_dir, "aa-b", b, start=T0 + dt.timedelta(hours=1),
-                       extra_lines={n: text for n, (text, _) in MALFORMED.items()}),
+                       extra_lines={**{n: text for n, (text, _) in MALFORMED.items()}, **BLANK}),
         # no manifest: the run starts at its first row
         "c": write_run(results_dir, "mm-c", c, start=T0 + dt.timedelta(hours=2), manifest=False),
     }

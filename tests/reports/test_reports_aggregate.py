@@ -9,7 +9,7 @@ from collections import defaultdict
 
 import pytest
 
-from reports_scenario import CRAFTED, MALFORMED, PARTIAL
+from reports_scenario import BLANK, CRAFTED, MALFORMED, PARTIAL
 from reports import schema
 
 OUTCOMES = schema.OUTCOMES
@@ -24,7 +24,10 @@ def _runs(results_dir):
         with open(path, encoding="utf-8") as fh:
             for n, line in enumerate(fh, 1):
                 r, reason = schema.check_line(line)
-                (bad.append((n, reason)) if reason else rows.append(r))
+                if reason:
+                    bad.append((n, reason))
+                elif r is not None:  # None: a blank line
+                    rows.append(r)
         start = None
         mpath = os.path.join(results_dir, name, "manifest.json")
         if os.path.exists(mpath):
@@ -113,7 +116,9 @@ def test_malformed_lines_counted_with_file_and_line(report, py, results_dir):
     # the plain-Python reader (the gate's) gives the same lines and reasons
     assert {(p, n): reason for _, _, p, _, bad in py["runs"] for n, reason in bad} == want
     run_b = next(r for r in report["tables"]["runs"] if r["run_id"] == "aa-b")
-    assert run_b["malformed"] == len(want) and run_b["lines"] == last and run_b["rows"] == last - len(want)
+    # "lines" counts the non-blank ones
+    assert run_b["malformed"] == len(want) and run_b["lines"] == last - len(BLANK)
+    assert run_b["rows"] == last - len(BLANK) - len(want)
     texts = {m["line"]: m["text"] for m in report["tables"]["malformed"]}
     assert texts[last] == PARTIAL and texts[3] == "not json at all"
 
