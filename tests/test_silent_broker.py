@@ -15,11 +15,19 @@ request timeout; each row's ``duration_s`` is held to ``4 * timeout + 10 s``.
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from faults.mutants import all_mutants
+from faults.proxy import Proxy
 from fixtures.results import read_rows
+from fixtures.targets import TargetError, make_target
+from protocol import codec, requests, wire
+from protocol.apis import ApiKey
 
 ROOT = Path(__file__).resolve().parents[1]
 TIMEOUT_S = 2.0
@@ -37,6 +45,55 @@ CELLS = " or ".join([
     "(test_r1 and DeleteRecords-v2)",                        # set-up: create + produce
     "(test_v1 and CreateTopics-v7)",
 ])
+
+
+@pytest.fixture(scope="module")
+def tansu():
+    target = make_target("tansu")
+    info = target.start()
+    yield info
+    target.stop()
+
+
+def _through(tansu, arg=None):
+    proxy = Proxy(tansu.host, tansu.port, all_mutants()["mute"](arg=arg))
+    return proxy, wire.Connection(*proxy.start(), timeout=0.5)
+
+
+def test_mute_answers_apiversions_and_holds_everything_else_with_the_connection_open(tansu):
+    proxy, conn = _through(tansu)
+    raw = socket.create_connection(proxy.address, timeout=0.5)
+    try:
+        assert conn.api_versions().ok
+        assert conn.send(ApiKey.Metadata, 1, requests.metadata(1, [])).status == "timeout"
+        raw.sendall(codec.encode_request(ApiKey.CreateTopics, 4, requests.create_topics(4, []), 1, "t"))
+        with pytest.raises(socket.timeout):     # no answer, and not closed (recv would say b"")
+            raw.recv(1)
+        assert conn.api_versions().ok           # a new connection: the handshake still answers
+        assert proxy.requests == 4
+    finally:
+        raw.close()
+        conn.close()
+        proxy.stop()
+
+
+def test_mute_with_names_holds_only_those_apis(tansu):
+    proxy, conn = _through(tansu, "CreateTopics,DeleteTopics")
+    try:
+        assert conn.send(ApiKey.Metadata, 1, requests.metadata(1, [])).ok
+        ex = conn.send(ApiKey.DeleteTopics, 1, requests.delete_topics(1, ["kac-mute-nothing"]))
+        assert ex.status == "timeout", ex
+    finally:
+        conn.close()
+        proxy.stop()
+
+
+@pytest.mark.parametrize("arg,says", [("Nonsense", "'Nonsense' is no API name"),
+                                      ("ApiVersions", "never muted"), ("", "names no API")])
+def test_a_bad_mute_argument_is_one_line(arg, says):
+    with pytest.raises(TargetError) as e:
+        make_target(f"proxy:mute={arg}@tansu")
+    assert says in str(e.value) and "\n" not in str(e.value)
 
 
 def test_every_check_ends_after_about_one_request_timeout(tmp_path):
