@@ -22,8 +22,8 @@ answers ApiVersions and never anything else (``faults/mutants/protocol.py``), an
 the slowest cells and how many took over a minute (issue 14: no cell over a minute, also
 against a broker that never answers). Every check there waits at least one request timeout
 (``--request-timeout``, default 15 s), so the whole profile (~570 cells) takes hours;
-``--sample`` runs one cell per test function instead (the last version it is collected
-at; every property is covered, ~70 cells), and says so in its output.
+``--sample`` runs one cell per test function and API instead (the newest version it is
+collected at: every property at every API, 126 cells), and says so in its output.
 
 ``--out FILE`` merges ``default_run_s``, ``kafka_ci_run_s`` ({"kafka:V": s}),
 ``broker_start_s`` ({spec: s}), ``silent_slowest_cell_s`` ({"proxy:mute@SPEC": s}) and
@@ -115,12 +115,15 @@ SAMPLE_ENV = "KAC_BENCH_SILENT_SAMPLE"
 
 def pytest_collection_modifyitems(session, config, items):
     """``-p benchmarks.bench_verdict`` with KAC_BENCH_SILENT_SAMPLE=1: keep one cell per test
-    function (its last parametrisation), so every property is timed once (``--sample``)."""
+    function and API (its newest version), so every property is timed at every API it asks
+    about, whatever versions the broker advertises (``--sample``)."""
     if os.environ.get(SAMPLE_ENV) != "1":
         return
     last = {}
     for item in items:
-        last[(item.module.__name__ if item.module else "", item.originalname)] = item
+        params = getattr(item, "callspec", None)
+        api = params.params.get("api_key") if params else None
+        last[(item.module.__name__ if item.module else "", item.originalname, api)] = item
     keep = set(map(id, last.values()))
     dropped = [i for i in items if id(i) not in keep]
     items[:] = [i for i in items if id(i) in keep]
@@ -152,7 +155,7 @@ def silent(spec: str, sample: bool, timeout: float | None) -> dict:
              "cells_over_60_s": len(over),
              "slowest_cells": [{"nodeid": c["nodeid"], "wall_s": c["wall_s"], "wire_s": c["wire_s"],
                                 "exchanges": c["exchanges"], "outcome": c["outcome"]} for c in cells[:10]]}
-    what = ("a sample: one cell per test function (--sample), not the whole profile" if sample
+    what = ("a sample: one cell per test function and API (--sample), not the whole profile" if sample
             else "the whole ci profile")
     print(f"\nsilent broker: --broker {broker} --profile ci --request-timeout {parts['request_timeout_s']:g}: "
           f"{what}; {len(cells)} cells in {run_s:.1f} s (broker start {t['broker_start_s'] or 0:.1f} s)")
@@ -183,7 +186,7 @@ def main(argv=None) -> int:
     p.add_argument("--silent", metavar="SPEC", action="append", default=[],
                    help="time the ci profile through proxy:mute@SPEC, a broker that never answers (repeat)")
     p.add_argument("--sample", action="store_true",
-                   help="with --silent: one cell per test function instead of the whole profile")
+                   help="with --silent: one cell per test function and API instead of the whole profile")
     p.add_argument("--request-timeout", type=float, default=None, metavar="S",
                    help="with --silent: the suite's --request-timeout (default the suite's, 15 s)")
     p.add_argument("--out", metavar="FILE")
