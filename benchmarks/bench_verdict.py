@@ -1,6 +1,7 @@
 """Time to verdict: a whole run from a cold start, split into its parts (not a test).
 
     python benchmarks/bench_verdict.py [--default] [--kafka VERSION] [--start SPEC ...]
+                                       [--silent SPEC [--sample] [--request-timeout S]]
                                        [--out FILE]
 
 ``--default`` times the README's main job as ``tox -e conformance`` runs it (tansu,
@@ -16,8 +17,17 @@ against computing. ``--kafka VERSION`` does the same for one ``kafka:VERSION`` n
 ``ci`` profile (report included), and prints the slowest cells (the target: none over a
 minute). ``--start SPEC`` times ``Target.start()`` (until ApiVersions answers) and stop.
 
+``--silent SPEC`` runs the ``ci`` profile through ``proxy:mute@SPEC``, a broker that
+answers ApiVersions and never anything else (``faults/mutants/protocol.py``), and prints
+the slowest cells and how many took over a minute (issue 14: no cell over a minute, also
+against a broker that never answers). Every check there waits at least one request timeout
+(``--request-timeout``, default 15 s), so the whole profile (~570 cells) takes hours;
+``--sample`` runs one cell per test function and API instead (the newest version it is
+collected at: every property at every API, 126 cells), and says so in its output.
+
 ``--out FILE`` merges ``default_run_s``, ``kafka_ci_run_s`` ({"kafka:V": s}),
-``broker_start_s`` ({spec: s}) and the breakdowns (``*_parts``) into FILE.
+``broker_start_s`` ({spec: s}), ``silent_slowest_cell_s`` ({"proxy:mute@SPEC": s}) and
+the breakdowns (``*_parts``) into FILE.
 """
 from __future__ import annotations
 
@@ -100,6 +110,63 @@ def _print(label: str, broker: str, profile: str, p: dict) -> None:
         f"\n    {c['wall_s']:.1f} s  {c['nodeid']} ({c['outcome']})" for c in slow))
 
 
+SAMPLE_ENV = "KAC_BENCH_SILENT_SAMPLE"
+
+
+def pytest_collection_modifyitems(session, config, items):
+    """``-p benchmarks.bench_verdict`` with KAC_BENCH_SILENT_SAMPLE=1: keep one cell per test
+    function and API (its newest version), so every property is timed at every API it asks
+    about, whatever versions the broker advertises (``--sample``)."""
+    if os.environ.get(SAMPLE_ENV) != "1":
+        return
+    last = {}
+    for item in items:
+        params = getattr(item, "callspec", None)
+        api = params.params.get("api_key") if params else None
+        last[(item.module.__name__ if item.module else "", item.originalname, api)] = item
+    keep = set(map(id, last.values()))
+    dropped = [i for i in items if id(i) not in keep]
+    items[:] = [i for i in items if id(i) in keep]
+    config.hook.pytest_deselected(items=dropped)
+
+
+def silent(spec: str, sample: bool, timeout: float | None) -> dict:
+    """The ci profile (or ``sample``) through ``proxy:mute@SPEC``: the slowest cells."""
+    broker = f"proxy:mute@{spec}"
+    work = tempfile.mkdtemp(prefix="bench-verdict-silent-")
+    env = {**os.environ, "KAC_BENCH_TIMING": os.path.join(work, "timing.json"),
+           "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1",
+           SAMPLE_ENV: "1" if sample else "0"}
+    cmd = [sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "-q",
+           "-p", "benchmarks.timing", "-p", "benchmarks.bench_verdict", "--broker", broker,
+           "--profile", "ci", "--results-dir", os.path.join(work, "results")]
+    if timeout is not None:
+        cmd += ["--request-timeout", f"{timeout:g}"]
+    run_s, code = _timed(cmd, env)
+    if code not in (0, 1) or not os.path.exists(env["KAC_BENCH_TIMING"]):
+        raise SystemExit(f"bench_verdict: the silent run ended with pytest exit code {code}")
+    with open(env["KAC_BENCH_TIMING"]) as f:
+        t = json.load(f)
+    cells = sorted(t["checks"], key=lambda c: -c["wall_s"])
+    over = [c for c in cells if c["wall_s"] > SLOW_CELL_S]
+    parts = {"cells": len(cells), "sample": sample, "request_timeout_s": timeout or 15.0,
+             "suite_process_s": round(run_s, 1), "broker_start_s": t["broker_start_s"],
+             "checks_s": t["checks_s"], "slowest_cell_s": cells[0]["wall_s"] if cells else None,
+             "cells_over_60_s": len(over),
+             "slowest_cells": [{"nodeid": c["nodeid"], "wall_s": c["wall_s"], "wire_s": c["wire_s"],
+                                "exchanges": c["exchanges"], "outcome": c["outcome"]} for c in cells[:10]]}
+    what = ("a sample: one cell per test function and API (--sample), not the whole profile" if sample
+            else "the whole ci profile")
+    print(f"\nsilent broker: --broker {broker} --profile ci --request-timeout {parts['request_timeout_s']:g}: "
+          f"{what}; {len(cells)} cells in {run_s:.1f} s (broker start {t['broker_start_s'] or 0:.1f} s)")
+    print(f"  slowest cells (wall s, of it waiting on the wire, requests sent):")
+    for c in parts["slowest_cells"]:
+        print(f"    {c['wall_s']:7.1f} {c['wire_s']:7.1f} {c['exchanges']:4d}  {c['nodeid']} ({c['outcome']})")
+    print(f"  cells over {SLOW_CELL_S:.0f} s: {len(over)}" + "".join(
+        f"\n    {c['wall_s']:.1f} s  {c['nodeid']}" for c in over))
+    return parts
+
+
 def broker_start(spec: str) -> float:
     from fixtures.targets import make_target
     target = make_target(spec)
@@ -116,9 +183,17 @@ def main(argv=None) -> int:
     p.add_argument("--default", action="store_true", help="time the README's main job (tansu, dev profile)")
     p.add_argument("--kafka", metavar="VERSION", help="time a ci-profile run on one kafka:VERSION node")
     p.add_argument("--start", metavar="SPEC", action="append", default=[], help="time a broker start (repeat)")
+    p.add_argument("--silent", metavar="SPEC", action="append", default=[],
+                   help="time the ci profile through proxy:mute@SPEC, a broker that never answers (repeat)")
+    p.add_argument("--sample", action="store_true",
+                   help="with --silent: one cell per test function and API instead of the whole profile")
+    p.add_argument("--request-timeout", type=float, default=None, metavar="S",
+                   help="with --silent: the suite's --request-timeout (default the suite's, 15 s)")
     p.add_argument("--out", metavar="FILE")
     a = p.parse_args(argv)
-    if not (a.default or a.kafka or a.start):
+    if (a.sample or a.request_timeout is not None) and not a.silent:
+        p.error("--sample and --request-timeout go with --silent SPEC")
+    if not (a.default or a.kafka or a.start or a.silent):
         a.default, a.start = True, ["tansu"]
     figures: dict = {}
     if a.start:
@@ -135,6 +210,10 @@ def main(argv=None) -> int:
         parts = run(f"kafka:{a.kafka}", "ci", f"kafka:{a.kafka} ci run")
         figures["kafka_ci_run_s"] = {f"kafka:{a.kafka}": parts["total_s"]}
         figures["kafka_ci_run_parts"] = {f"kafka:{a.kafka}": parts}
+    for spec in a.silent:
+        parts = silent(spec, a.sample, a.request_timeout)
+        figures.setdefault("silent_slowest_cell_s", {})[f"proxy:mute@{spec}"] = parts["slowest_cell_s"]
+        figures.setdefault("silent_run_parts", {})[f"proxy:mute@{spec}"] = parts
     if a.out:
         data = json.load(open(a.out)) if os.path.exists(a.out) else {}
         for k, v in figures.items():
