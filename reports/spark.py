@@ -49,6 +49,8 @@ def session(master: str | None = None, driver_memory: str | None = None,
          # the report's one pass over the lines is a sort aggregation (its deciding-row struct
          # holds strings): generated code for it, as hash aggregations have by default
          .config("spark.sql.codegen.aggregate.sortAggregate.enabled", "true")
+         # the one pass's plan has more fields than Spark prints by default: no warning for it
+         .config("spark.sql.debug.maxToStringFields", "200")
          .config("spark.driver.extraJavaOptions",
                  f"-Dlog4j2.configurationFile=file:{_log4j_file(level)}"))
     if master.startswith("local"):
