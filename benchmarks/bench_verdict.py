@@ -52,23 +52,29 @@ def _timed(cmd: list[str], env: dict) -> tuple[float, int]:
     return time.monotonic() - t, code
 
 
-def run(broker: str, profile: str, label: str) -> dict:
-    """Suite + report + reproducers for one broker, each part timed; the per-property split."""
+def _suite(broker: str, profile: str, label: str, args: tuple = (), env: dict | None = None):
+    """The suite in its own process with the timing plugin: (work folder, its environment,
+    seconds, benchmarks.timing's figures)."""
     work = tempfile.mkdtemp(prefix=f"bench-verdict-{label}-")
     env = {**os.environ, "KAC_BENCH_TIMING": os.path.join(work, "timing.json"),
-           "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1"}
-    py = sys.executable
-    suite_s, code = _timed([py, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "-q",
+           "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1", **(env or {})}
+    suite_s, code = _timed([sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "-q",
                             "-p", "benchmarks.timing", "--broker", broker, "--profile", profile,
-                            "--results-dir", os.path.join(work, "results")], env)
-    if code not in (0, 1):
+                            "--results-dir", os.path.join(work, "results"), *args], env)
+    if code not in (0, 1) or not os.path.exists(env["KAC_BENCH_TIMING"]):
         raise SystemExit(f"bench_verdict: the {label} run ended with pytest exit code {code}")
+    with open(env["KAC_BENCH_TIMING"]) as f:
+        return work, env, suite_s, json.load(f)
+
+
+def run(broker: str, profile: str, label: str) -> dict:
+    """Suite + report + reproducers for one broker, each part timed; the per-property split."""
+    work, env, suite_s, t = _suite(broker, profile, label)
+    py = sys.executable
     report_s, code = _timed([py, "-m", "reports", "--runs-from", env["KAC_LAST_RUN_FILE"],
                              "--out", os.path.join(work, "report")], env)
     repro_s, _ = _timed([py, "-m", "fixtures.repro", "--runs-from", env["KAC_LAST_RUN_FILE"],
                          "--out", os.path.join(work, "report", "repro")], env)
-    with open(env["KAC_BENCH_TIMING"]) as f:
-        t = json.load(f)
     props = defaultdict(lambda: {"checks": 0, "wall_s": 0.0, "wire_s": 0.0, "sleep_s": 0.0, "examples": 0,
                                  "max_cell_s": 0.0})
     for c in t["checks"]:
@@ -133,20 +139,8 @@ def pytest_collection_modifyitems(session, config, items):
 def silent(spec: str, sample: bool, timeout: float | None) -> dict:
     """The ci profile (or ``sample``) through ``proxy:mute@SPEC``: the slowest cells."""
     broker = f"proxy:mute@{spec}"
-    work = tempfile.mkdtemp(prefix="bench-verdict-silent-")
-    env = {**os.environ, "KAC_BENCH_TIMING": os.path.join(work, "timing.json"),
-           "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1",
-           SAMPLE_ENV: "1" if sample else "0"}
-    cmd = [sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "-q",
-           "-p", "benchmarks.timing", "-p", "benchmarks.bench_verdict", "--broker", broker,
-           "--profile", "ci", "--results-dir", os.path.join(work, "results")]
-    if timeout is not None:
-        cmd += ["--request-timeout", f"{timeout:g}"]
-    run_s, code = _timed(cmd, env)
-    if code not in (0, 1) or not os.path.exists(env["KAC_BENCH_TIMING"]):
-        raise SystemExit(f"bench_verdict: the silent run ended with pytest exit code {code}")
-    with open(env["KAC_BENCH_TIMING"]) as f:
-        t = json.load(f)
+    args = ("-p", "benchmarks.bench_verdict") + (("--request-timeout", f"{timeout:g}") if timeout is not None else ())
+    _, _, run_s, t = _suite(broker, "ci", "silent", args, {SAMPLE_ENV: "1" if sample else "0"})
     cells = sorted(t["checks"], key=lambda c: -c["wall_s"])
     over = [c for c in cells if c["wall_s"] > SLOW_CELL_S]
     parts = {"cells": len(cells), "sample": sample, "request_timeout_s": timeout or 15.0,
@@ -159,7 +153,7 @@ def silent(spec: str, sample: bool, timeout: float | None) -> dict:
             else "the whole ci profile")
     print(f"\nsilent broker: --broker {broker} --profile ci --request-timeout {parts['request_timeout_s']:g}: "
           f"{what}; {len(cells)} cells in {run_s:.1f} s (broker start {t['broker_start_s'] or 0:.1f} s)")
-    print(f"  slowest cells (wall s, of it waiting on the wire, requests sent):")
+    print("  slowest cells (wall s, of it waiting on the wire, requests sent):")
     for c in parts["slowest_cells"]:
         print(f"    {c['wall_s']:7.1f} {c['wire_s']:7.1f} {c['exchanges']:4d}  {c['nodeid']} ({c['outcome']})")
     print(f"  cells over {SLOW_CELL_S:.0f} s: {len(over)}" + "".join(

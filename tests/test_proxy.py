@@ -33,14 +33,6 @@ from fixtures.targets import TargetError, make_target
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module")
-def tansu():
-    target = make_target("tansu")
-    info = target.start()
-    yield info
-    target.stop()
-
-
 @pytest.fixture
 def proxied(tansu):
     """``proxied(mutant)`` -> a wire.Connection through a proxy applying it."""

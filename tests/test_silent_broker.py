@@ -47,14 +47,6 @@ CELLS = " or ".join([
 ])
 
 
-@pytest.fixture(scope="module")
-def tansu():
-    target = make_target("tansu")
-    info = target.start()
-    yield info
-    target.stop()
-
-
 def _through(tansu, arg=None):
     proxy = Proxy(tansu.host, tansu.port, all_mutants()["mute"](arg=arg))
     return proxy, wire.Connection(*proxy.start(), timeout=0.5)
