@@ -109,7 +109,7 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
         c = m.agg(F.count("*"), F.count(F.when(F.col("latest_outcome") == "fail", 1))).first()
         n_cells, n_failing = int(c[0]), int(c[1])
         ph.done(f"matrix: {n_cells:,} cells, {n_failing:,} failing; scores")
-        _write(tables.changes(cells), f"{out}/changes")
+        _write(tables.changes(cells, runs_df), f"{out}/changes")
         _write(tables.flaky(cells), f"{out}/flaky")
         kinds = dict(spark.read.parquet(f"{out}/changes").groupBy("kind").count().collect())
         n_reg, n_fix = kinds.get("regression", 0), kinds.get("fix", 0)

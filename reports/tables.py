@@ -46,8 +46,8 @@ def line_groups(rows: DataFrame) -> DataFrame:
     ok = ~F.col("bad")
     last = F.when(ok, F.struct(_severity(F.col("outcome")).alias("severity"), "started_ts", "row_id", "outcome",
                                 "message", "counterexample", "source"))
-    return rows.groupBy("file", F.when(~ok, F.col("mid")).alias("bad_mid"),
-                        *[F.when(ok, F.col(c)).alias(c) for c in CELL + BUILD]).agg(
+    # a malformed line is its own group (bad_mid is unique), whatever its cell columns hold
+    return rows.groupBy("file", F.when(~ok, F.col("mid")).alias("bad_mid"), *CELL, *BUILD).agg(
         F.count("*").alias("n"), F.max(F.when(ok, F.col("api_name"))).alias("api_name"),
         *[_count(o) for o in OUTCOMES], F.max(last).alias("last"),
         F.min(F.when(ok, F.col("started_ts"))).alias("first_ts"), F.max(F.when(ok, F.col("run_id"))).alias("run_id"))
@@ -171,16 +171,17 @@ def scores(m: DataFrame) -> DataFrame:
     return finish(per_api, "api").unionByName(finish(overall, "overall"))
 
 
-def changes(cells: DataFrame) -> DataFrame:
+def changes(cells: DataFrame, runs_df: DataFrame) -> DataFrame:
     """Regressions (pass -> fail) and fixes (fail -> pass) between consecutive runs of a broker.
 
     Consecutive = adjacent in the broker's runs ordered by run start; a cell compares its
     outcome in run N-1 with its outcome in run N (both runs must have it). Each cell's runs
-    are read in order once (a window), not joined with themselves."""
+    are read in order once (a window), not joined with themselves; the broker's runs are
+    numbered from the runs table (one row per run folder, listing its brokers)."""
     per_run = cells.groupBy("broker", "file", "run_id", "run_start", "api_key", "api_version", "property").agg(
         F.max("api_name").alias("api_name"), F.max("last").alias("last"))
     order = Window.partitionBy("broker").orderBy("run_start", "run_id", "file")
-    seq = (per_run.select("broker", "file", "run_id", "run_start").distinct()
+    seq = (runs_df.select(F.explode("brokers").alias("broker"), "file", "run_id", "run_start")
            .select("broker", "file", F.row_number().over(order).alias("seq")))
     by_cell = Window.partitionBy("broker", "api_key", "api_version", "property").orderBy("seq")
     prev = lambda c: F.lag(c).over(by_cell)  # noqa: E731
