@@ -201,7 +201,7 @@ def main(argv=None) -> int:
     p.add_argument("--out", metavar="FILE", help="merge overhead_ratio into this JSON file")
     a = p.parse_args(argv)
 
-    from conformance.apis import ADMIN_KEYS
+    from conformance.parametrize import ADMIN_KEYS
     ranges = advertised(a.broker)
     maxima = {int(k): ranges[k][1] for k in ADMIN_KEYS if k in ranges}
     timing = tempfile.NamedTemporaryFile(prefix="bench-timing-", suffix=".json", delete=False).name

@@ -9,7 +9,7 @@ Default N: 1000000 10000000 50000000. For each N, Spark itself writes N rows as 
 folders (N / rows-per-run runs of results.jsonl + manifest.json, about 330 bytes a row)
 into a temporary folder (deleted afterwards), then times
 
-  (a) the bare read: spark.read.schema(<reports.schema.spark_schema()>).json(files).count()
+  (a) the bare read: spark.read.schema(<reports.row_schema.spark_schema()>).json(files).count()
   (p) the full parse: the same read with every field converted (the rows written to
       Spark's "noop" sink): what any report that checks every field of every line pays
   (b) the aggregation: reports.aggregate.aggregate (every table, malformed-line check included)
@@ -34,7 +34,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from reports import schema, synthetic  # noqa: E402
+from reports import row_schema, synthetic  # noqa: E402
 from reports.aggregate import aggregate  # noqa: E402
 from reports.spark import DEFAULT_MASTER, session  # noqa: E402
 
@@ -49,7 +49,7 @@ def bare_read(spark, results: str) -> tuple[int, float]:
     """Rows and seconds of Spark reading and parsing every results.jsonl with the explicit schema."""
     files = sorted(os.path.join(results, r, "results.jsonl") for r in os.listdir(results))
     t = time.monotonic()
-    n = spark.read.schema(schema.spark_schema()).json(files).count()
+    n = spark.read.schema(row_schema.spark_schema()).json(files).count()
     return n, time.monotonic() - t
 
 
@@ -57,8 +57,8 @@ def full_parse(spark, results: str) -> float:
     """Seconds of the same read with every field of every line converted (noop sink)."""
     files = sorted(os.path.join(results, r, "results.jsonl") for r in os.listdir(results))
     t = time.monotonic()
-    (spark.read.schema(schema.spark_schema()).option("mode", "PERMISSIVE")
-     .option("columnNameOfCorruptRecord", schema.CORRUPT).json(files)
+    (spark.read.schema(row_schema.spark_schema()).option("mode", "PERMISSIVE")
+     .option("columnNameOfCorruptRecord", row_schema.CORRUPT).json(files)
      .write.format("noop").mode("overwrite").save())
     return time.monotonic() - t
 

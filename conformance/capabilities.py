@@ -6,7 +6,7 @@ for other reasons, and an unassigned API key proves nothing. The declaration is 
 Kafka has for "this broker can do X": a feature name in ApiVersions v3+
 ``SupportedFeatures`` (KIP-584; apache/kafka clients/src/main/resources/common/message/
 ApiVersionsResponse.json, tag 0: name, min_version, max_version). The names are the
-suite's (``conformance/reference/kip201.py`` FEATURE, ``.../partition_deletion.py``
+suite's (``reference/kip201.py`` FEATURE, ``.../partition_deletion.py``
 FEATURE); a broker implementing the proposal lists the name with a range holding level 1.
 """
 from __future__ import annotations

@@ -32,10 +32,10 @@ these ids come from is `shared/CATALOGUE.md`.
 """
 
 FOOTER = """
-Properties that need a configured broker run on Apache Kafka targets with a profile
-(docs/kafka.md): A1 with `profile=policy`; A2 with `profile=acl` (StandardAuthorizer, SASL/PLAIN,
-a super user and a restricted principal); P5's version-gated codes with `profile=nodelete`
-and `profile=quota`. Everywhere else their rows are `unsupported`, saying which profile they
+Properties that need a configured broker run on Apache Kafka targets with a preset
+(docs/kafka.md): A1 with `preset=policy`; A2 with `preset=acl` (StandardAuthorizer, SASL/PLAIN,
+a super user and a restricted principal); P5's version-gated codes with `preset=nodelete`
+and `preset=quota`. Everywhere else their rows are `unsupported`, saying which preset they
 need; P5's traffic rows are `unsupported` where nothing in the run provoked a code they gate.
 K1 and K2 (never released) run only on a broker that declares them (a KIP-584 feature in
 ApiVersions v3+, `conformance/capabilities.py`); K2 passes through the emulating

@@ -23,11 +23,11 @@ from typing import Callable
 from protocol.apis import ZERO_UUID, ConfigSource
 from protocol.errors import Errors
 
-from .reference import topic_config, topic_names
+from reference import topic_config, topic_names
 
 
 # -- the topic configs S1 uses -----------------------------------------------------------
-# The rules are the reference's (conformance/reference/topic_config.py, LogConfig.java);
+# The rules are the reference's (reference/topic_config.py, LogConfig.java);
 # these are the values S1 draws, only ones whose verdict is certain on every release line.
 # Retention values are >= 1 hour and no segment settings are touched, so the broker's
 # own retention/cleaning never moves a log start offset during a run.

@@ -15,7 +15,7 @@ follows (paths in apache/kafka):
 * ``ControllerConfigurationValidator.validate`` -> ``LogConfig.validate``
   (storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java): unknown names
   and values the ConfigDef rejects answer INVALID_CONFIG. The ConfigDef rows (types, defaults,
-  bounds, allowed values, which keys are LIST) are ``conformance/reference/topic_config.py``'s.
+  bounds, allowed values, which keys are LIST) are ``reference/topic_config.py``'s.
 * ``ConfigHelper.describeConfigs`` / ``createTopicConfigEntry`` (core/.../server/ConfigHelper.scala):
   DescribeConfigs lists every topic config with its *parsed* value rendered by
   ``ConfigDef.convertToString`` (so "1" for a DOUBLE reads back as "1.0", "compact, delete"
@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from protocol.apis import AlterConfigOp, ConfigSource
 from protocol.errors import Errors
 
-from .reference.topic_config import CONFIGS, LIST_KEYS, value_range
+from reference.topic_config import CONFIGS, LIST_KEYS, value_range
 
 #: The error codes :func:`error_text` names (others print as the number alone).
 _NAMED = (Errors.NONE, Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.INVALID_CONFIG, Errors.INVALID_REQUEST,

@@ -2,7 +2,7 @@
 
 ``--k2-api-key N``: the API key under which a broker serves seed 003's DeletePartitions
 (K2). None was ever assigned, so a broker implementing it picks one; the default is
-``conformance.reference.partition_deletion.DEFAULT_API_KEY`` (also the emulating proxy's,
+``reference.partition_deletion.DEFAULT_API_KEY`` (also the emulating proxy's,
 ``proxy:k2@SPEC``; ``proxy:k2=N@SPEC`` for another). The overlay is registered into the
 codec under that key when the run is configured; a key that is not an int16 or that Kafka
 assigns is one line and exit 4.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from .reference import partition_deletion as pd
+from reference import partition_deletion as pd
 
 OPTION = "--k2-api-key"
 

@@ -1,7 +1,7 @@
 """A2: authorization never reveals whether a topic exists (KIP-4; seed 002 point 5), as
 released Apache Kafka authorizes each admin API.
 
-The broker must authorize (``kafka:VERSION,profile=acl``: KRaft's ``StandardAuthorizer``
+The broker must authorize (``kafka:VERSION,preset=acl``: KRaft's ``StandardAuthorizer``
 behind SASL/PLAIN, ``fixtures/acl.py``). Each check creates, as the suite's super user, two
 topics and names three more that do not exist, gives the **restricted** principal exactly
 these ACLs (LITERAL, ALLOW) and removes them when it ends:
@@ -76,8 +76,8 @@ from protocol import requests as build
 from protocol.apis import SPECS
 from protocol.requests import AclOperation
 
-from .apis import MUTATING_KEYS, every_version
-from .reference import error_codes as ec
+from .parametrize import MUTATING_KEYS, every_version
+from reference import error_codes as ec
 
 KAFKA = "apache/kafka "
 SOURCE = ("KIP-4 (no existence leak), seed 002 point 5; " + KAFKA
@@ -159,8 +159,8 @@ def codes(api_key: int, response: dict) -> dict[str, set[int]]:
 
 
 def acl_target(check) -> None:
-    if check.broker.profile != "acl":
-        raise Unsupported("needs an authorizing broker with the suite's principals: kafka:VERSION,profile=acl "
+    if check.broker.preset != "acl":
+        raise Unsupported("needs an authorizing broker with the suite's principals: kafka:VERSION,preset=acl "
                           "(no other target can be configured so)")
 
 

@@ -29,7 +29,7 @@ from strategies.configs import (
     C2_KEYS, INCREMENTAL_KINDS, LEGACY_KINDS, boundary_cases, c1_sequences, c2_plans, c3_cases, c4_cases,
 )
 
-from .apis import every_version
+from .parametrize import every_version
 from .config_model import (
     Described, Observation, TopicConfigModel, Write, changes, defaults_omitted, described, error_text,
     history_violations, normalise, ops_text,
@@ -477,7 +477,7 @@ def test_c4_invalid_config_changes_get_kafkas_error_and_change_nothing(check, ap
     (IncrementalAlterConfigs only), a missing topic (UNKNOWN_TOPIC_OR_PARTITION, no topic
     created) or the same resource twice (INVALID_REQUEST for both entries); and, one by one,
     a value just outside each of LogConfig's bounds (INVALID_CONFIG; segment.bytes >= 1 MiB
-    since Kafka 4.1 and >= 14 before, conformance/reference/releases.py). Kafka applies a
+    since Kafka 4.1 and >= 14 before, reference/release_lines.py). Kafka applies a
     resource atomically, so DescribeConfigs afterwards equals DescribeConfigs before.
 
     The unknown operation is a decision, not a Kafka rule: Kafka validates the op byte only

@@ -25,7 +25,7 @@ from protocol import ApiKey, Errors, OffsetSpec
 from protocol import requests as build
 from protocol.errors import error_name
 
-from .apis import every_version
+from .parametrize import every_version
 
 #: DeleteRecordsRequest.HIGH_WATERMARK: delete up to the high watermark.
 HIGH_WATERMARK = -1

@@ -36,7 +36,7 @@ from protocol import requests as build
 from protocol.errors import error_name
 from strategies.domain import INT32_MAX, INT32_MIN, LEGAL_CHARS
 
-from .apis import every_version
+from .parametrize import every_version
 
 SEED_002 = "seed 002 (KIP-4 DeleteTopics vote)"
 KAFKA_CONTROLLER_APIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"

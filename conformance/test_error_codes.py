@@ -2,7 +2,7 @@
 
 Released Apache Kafka keeps a handful of codes off older request versions, because a client
 written against that version cannot know them; below V it answers the older code instead
-(``conformance/reference/error_codes.py`` ``RULES``, one source per row):
+(``reference/error_codes.py`` ``RULES``, one source per row):
 
 * THROTTLING_QUOTA_EXCEEDED (89): CreateTopics v6+, DeleteTopics v5+, CreatePartitions v3+
   (KIP-599; below, the controller mutation quota is permissive: the item succeeds and the
@@ -33,7 +33,7 @@ Rows exist only for (API, version) where some code is gated (nothing can be down
 elsewhere). A row passes only when at least one of its gated codes was **provoked** in the
 run: the broker answered it (to any check) at a version of the API that has it, so the
 situation exists on this broker and the older version's answers were judged under it (the
-Kafka profiles provoke them: ``profile=nodelete`` TOPIC_DELETION_DISABLED, ``profile=quota``
+Kafka profiles provoke them: ``preset=nodelete`` TOPIC_DELETION_DISABLED, ``preset=quota``
 THROTTLING_QUOTA_EXCEEDED; unknown topic ids UNKNOWN_TOPIC_ID). Where nothing provoked any,
 the row is ``unsupported`` and names the codes nothing provoked: a broker that never
 answers a code has not shown that it keeps the code off older versions. A code leaking into
@@ -51,9 +51,9 @@ from protocol.codec import APIS
 from protocol.errors import error_name
 from strategies import provoke as provoking
 
-from . import provoke
-from .apis import MUTATING_KEYS, every_version
-from .reference import error_codes as ec
+from . import provoked_topics
+from .parametrize import MUTATING_KEYS, every_version
+from reference import error_codes as ec
 from .wellformed import error_codes
 
 #: QuorumController.MAX_RECORDS_PER_USER_OP: a request over it answers POLICY_VIOLATION.
@@ -63,7 +63,7 @@ KIP201_GATE = (ec._src(ec.EVENT_EXCEPTION_INFO, "BoundedListTooLongException -> 
                + "; KIP-201 (seed 001): POLICY_VIOLATION on DeleteTopics only from the KIP-201 version, "
                  "UNKNOWN_SERVER_ERROR below it; released Kafka has no delete-topic policy")
 
-SOURCE = ("catalogue P5; conformance/reference/error_codes.py RULES: "
+SOURCE = ("catalogue P5; reference/error_codes.py RULES: "
           + ec._src(ec.CONTROLLER_APIS, "newQuotaFor(request, strictSinceVersion = 6/5/3), deleteTopics "
                                         "apiVersion < 3 -> INVALID_REQUEST")
           + "; " + ec._src(ec.MSG + "*Response.json", '"Version N ... may return X" comments')
@@ -118,7 +118,7 @@ def test_p5_codes_introduced_later_never_answer_older_versions(check, api_key, v
     if api_key in MUTATING_KEYS:
         check.require_mutations()
     client = check.client()
-    existing = provoke.existing_topics(check, api_key)
+    existing = provoked_topics.existing_topics(check, api_key)
 
     def no_later_code(value):
         body = value["body"]

@@ -1,7 +1,7 @@
 """P6: where a version has ``error_message``, an error carries a message and a success none.
 
 What released Apache Kafka (4.x, KRaft) really sends decides what fails
-(``conformance/reference/error_codes.py`` ``ERROR_MESSAGE``, docs/reference-semantics.md P6):
+(``reference/error_codes.py`` ``ERROR_MESSAGE``, docs/reference-semantics.md P6):
 
 * **Success.** CreateTopics, DeleteTopics, CreatePartitions, AlterConfigs and
   IncrementalAlterConfigs answer ``error_message`` null (:data:`ON_SUCCESS`).
@@ -36,9 +36,9 @@ from protocol.codec import APIS
 from protocol.errors import error_name
 from strategies import provoke as provoking
 
-from . import provoke
-from .apis import MUTATING_KEYS, every_version
-from .reference import error_codes as ec
+from . import provoked_topics
+from .parametrize import MUTATING_KEYS, every_version
+from reference import error_codes as ec
 
 S = ec._src
 RC, CA, CAM = ec.REPLICATION_CONTROL, ec.CONTROLLER_APIS, ec.CONFIG_ADMIN_MANAGER
@@ -149,7 +149,7 @@ KAFKA_OMITS: dict[tuple[int, int], str] = {
         S(CA, "createPartitions: TOPIC_AUTHORIZATION_FAILED without a message"),
 }
 
-SOURCE = ("catalogue P6; conformance/reference/error_codes.py ERROR_MESSAGE; "
+SOURCE = ("catalogue P6; reference/error_codes.py ERROR_MESSAGE; "
           + S(API_ERROR, "fromThrowable: no message when it equals the code's default text")
           + "; " + S(ec.MSG + "*Response.json", "ErrorMessage versions/nullableVersions/default"))
 
@@ -234,7 +234,7 @@ def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
     if api_key in MUTATING_KEYS:
         check.require_mutations()
     client = check.client()
-    existing = provoke.existing_topics(check, api_key)
+    existing = provoked_topics.existing_topics(check, api_key)
     soft: set[str] = set()
 
     def messages_as_kafka(value):

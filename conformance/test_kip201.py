@@ -3,7 +3,7 @@
 KIP-201 (seeds 000, 001) proposed a new DeleteTopics and DeleteRecords version whose request
 carries ``validate_only`` and whose response carries ``error_message``. Released Apache Kafka
 never shipped it (docs/reference-semantics.md R1, V1-V3), so the requests and answers are
-defined as overlays on Kafka's message schemas (``conformance/reference/kip201.py``: the
+defined as overlays on Kafka's message schemas (``reference/kip201.py``: the
 version one above the official max, here DeleteTopics v7 and DeleteRecords v3).
 
 These properties run only against a broker that *declares* KIP-201: the feature
@@ -32,11 +32,11 @@ from protocol import requests as build
 from protocol.codec import APIS
 
 from .capabilities import require_feature
-from .reference.kip201 import FEATURE, FEATURE_LEVEL, OVERLAYS, SEED, decode_response, encode_request
+from reference.kip201 import FEATURE, FEATURE_LEVEL, OVERLAYS, SEED, decode_response, encode_request
 
 SOURCE = (f"catalogue K1; {SEED}: 'New versions of existing network protocol DeleteTopicsRequest and "
           "DeleteRecordsRequest will be added, to add a validate_only flag' / '... include an error "
-          "message'; conformance/reference/kip201.py (overlay schemas)")
+          "message'; reference/kip201.py (overlay schemas)")
 
 
 def overlay_rows():

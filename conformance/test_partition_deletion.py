@@ -2,7 +2,7 @@
 
 Seed 003 proposes "a new API type DeletePartitions" and elides its schemas; no API key was
 ever assigned. The request and response are therefore defined here as an overlay on the
-codec (``conformance/reference/partition_deletion.py``: the schemas, what each field follows
+codec (``reference/partition_deletion.py``: the schemas, what each field follows
 in the seed, and the rules below with their sources), under the key ``--k2-api-key N``
 (default 10000).
 
@@ -41,11 +41,11 @@ from protocol.apis import items
 
 from .capabilities import require_feature
 from .overlays import k2_api_key
-from .reference import partition_deletion as pd
+from reference import partition_deletion as pd
 
 SOURCE = (f"catalogue K2; {pd.SEED}: 'A new API type DeletePartitions will be added' / "
           "DeleteTopicPartitionsRecord.DeletePartitions 'The partition to remove. All associated partitions "
-          "will be removed as well.'; conformance/reference/partition_deletion.py (overlay schema, rules)")
+          "will be removed as well.'; reference/partition_deletion.py (overlay schema, rules)")
 KAFKA_CP = ("apache/kafka metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java "
             "createPartitions (a count the topic cannot take: INVALID_PARTITIONS); core/src/main/scala/kafka/"
             "server/ControllerApis.scala createPartitions (duplicate names: INVALID_REQUEST)")

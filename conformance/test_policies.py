@@ -3,7 +3,7 @@ seed 001, KIP-201's rationale): a violating item gets POLICY_VIOLATION with the 
 message, the other items of the batch are unaffected, validate_only gives the same verdict
 and changes nothing, and the policy saw exactly the requested state.
 
-The broker must run the suite's own policies (``kafka:VERSION,profile=policy``: Java
+The broker must run the suite's own policies (``kafka:VERSION,preset=policy``: Java
 sources in ``fixtures/targets/plugins``, compiled against the target's kafka-clients).
 Their verdicts are derivable: a topic name carrying ``policy-reject`` is refused by the
 create-topic policy; ``retention.ms=1000013`` is refused by the alter-config policy. Each
@@ -39,8 +39,8 @@ from protocol import AlterConfigOp, ApiKey, Errors
 from protocol import requests as build
 from protocol.apis import SPECS, items
 
-from .apis import every_version
-from .reference import error_codes as ec
+from .parametrize import every_version
+from reference import error_codes as ec
 
 NAME_MARKER = "policy-reject"
 REFUSED = ("retention.ms", "1000013")
@@ -62,8 +62,8 @@ def policy_target(check):
     """The target's policy logs; Unsupported unless the broker runs the suite's policies."""
     info = check.broker
     target = check.session.pool.targets.get(check.spec)
-    if info.profile != "policy" or not hasattr(target, "policy_logs"):
-        raise Unsupported("needs a broker running the suite's policies: kafka:VERSION,profile=policy "
+    if info.preset != "policy" or not hasattr(target, "policy_logs"):
+        raise Unsupported("needs a broker running the suite's policies: kafka:VERSION,preset=policy "
                           "(no other target can load a policy)")
     return target
 
@@ -149,7 +149,7 @@ def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, ap
 
     check.needs_config("an Apache Kafka broker with the suite's policies loaded: "
                        "create.topic.policy.class.name=kac.KacCreateTopicPolicy and "
-                       "alter.config.policy.class.name=kac.KacAlterConfigPolicy (kafka:VERSION,profile=policy; "
+                       "alter.config.policy.class.name=kac.KacAlterConfigPolicy (kafka:VERSION,preset=policy; "
                        "sources in fixtures/targets/plugins/)")
     check.given(_batch(api_key, version), judged)
 

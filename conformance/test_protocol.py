@@ -16,9 +16,9 @@ from fixtures.harness import Unsupported, Violation, expect
 from strategies import provoke as provoking
 from strategies.domain import admin_request
 
-from . import provoke
-from .apis import ADMIN_KEYS, MUTATING_KEYS, every_api, every_version
-from .reference.known import known_error_codes
+from . import provoked_topics
+from .parametrize import ADMIN_KEYS, MUTATING_KEYS, every_api, every_version
+from reference.error_codes import known_error_codes
 from .wellformed import check_results_match, check_throttle, error_codes
 
 SCHEMAS = "apache/kafka clients/src/main/resources/common/message/*.json"
@@ -36,7 +36,7 @@ def _requests(check, api_key, version):
     so the APIs answer more than UNKNOWN_TOPIC_OR_PARTITION; on an external cluster
     without --allow-destructive no topic is created."""
     existing = ([] if api_key == ApiKey.ApiVersions or (check.broker.external and not check.session.allow_destructive)
-                else provoke.existing_topics(check, api_key))
+                else provoked_topics.existing_topics(check, api_key))
     return provoking.requests(api_key, version, check.prefix, existing)
 
 

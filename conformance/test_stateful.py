@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from .apis import every_api
+from .parametrize import every_api
 from .stateful import FOCUS_KEYS, SOURCE, run_s1
 
 

@@ -26,11 +26,11 @@ from protocol.apis import ApiKey
 from protocol.errors import Errors, error_name
 from strategies import domain
 
-from .apis import every_version
-from .batches import World, asked, create_partitions_items, entries_by_name, expect_entry, set_up, settle
-from .reference import topic_names
-from .reference.releases import SEGMENT_BYTES_MIN
-from .reference.topic_config import CONFIGS
+from .parametrize import every_version
+from .batch_model import World, asked, create_partitions_items, entries_by_name, expect_entry, set_up, settle
+from reference import topic_names
+from reference.release_lines import SEGMENT_BYTES_MIN
+from reference.topic_config import CONFIGS
 
 KAFKA = "apache/kafka "
 RCM = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
@@ -311,7 +311,7 @@ def _just_below(key: str) -> str:
 
 
 #: One value each validator of Kafka 4.x's LogConfig refuses (the reference's rows,
-#: conformance/reference/topic_config.py: the value just below each ``atLeast``, one outside
+#: reference/topic_config.py: the value just below each ``atLeast``, one outside
 #: each ``between`` / ``in``, one that is not of the type where there is no validator), an
 #: unknown name and a null value: (name, value) -> why.
 INVALID_CONFIGS = {
@@ -351,7 +351,7 @@ def test_t1_configs_kafka_rejects_answer_invalid_config(check, api_key, version)
     """A topic config with a value its validator refuses, a name no topic config has, or a
     null value answers INVALID_CONFIG (40), even next to valid configs, and the topic is
     not created. The validators are ``LogConfig``'s ConfigDef of the broker's release line
-    (segment.bytes at least 1 MiB since 4.1, KIP-1030; 3.x and 4.0 allowed 14 bytes: releases.py). Each example sends one topic
+    (segment.bytes at least 1 MiB since 4.1, KIP-1030; 3.x and 4.0 allowed 14 bytes: reference/release_lines.py). Each example sends one topic
     per entry of a fixed table (one refused value per validator) plus generated ones."""
     ctx = asked(check, api_key, version)
     valid = st.lists(domain.topic_config_entries(), max_size=2, unique_by=lambda kv: kv[0])

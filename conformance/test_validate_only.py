@@ -15,7 +15,7 @@ Items are independent except for whole-request failures (timeout, the 10,000-rec
 limit), which the batches here cannot trigger, and duplicates, which fail only the
 duplicated entries.
 
-Each example is a batch mixing valid and invalid items (``conformance/batches.py``), made
+Each example is a batch mixing valid and invalid items (``conformance/batch_model.py``), made
 concrete in fresh *worlds* of run-prefixed topics set up identically.
 """
 from __future__ import annotations
@@ -27,10 +27,10 @@ from fixtures.harness import expect
 from protocol import ApiKey, Errors
 from protocol.apis import spec
 
-from .apis import every_version
+from .parametrize import every_version
 from strategies.batches import VALIDATE_ONLY_SINCE, describe_item, mixed_batches
 
-from .batches import (RELATIONAL_KINDS, World, asked, entries_by_name, items_for, observe, set_up,
+from .batch_model import (RELATIONAL_KINDS, World, asked, entries_by_name, items_for, observe, set_up,
                       settle, state_diff, verdicts)
 
 KAFKA = "apache/kafka "

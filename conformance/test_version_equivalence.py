@@ -47,15 +47,15 @@ from protocol.errors import error_name
 from strategies import domain as d
 from strategies.provoke import bad_ops
 
-from .apis import every_version
-from .batches import settle
-from .reference import error_codes as ec
+from .parametrize import every_version
+from .batch_model import settle
+from reference import error_codes as ec
 
 TIMEOUT_MS = 10_000
 SOURCE = ("catalogue P4; apache/kafka clients/src/main/resources/common/message/*Request.json "
           "(version notes); ControllerApis.scala / ReplicationControlManager.java / "
           "ConfigurationControlManager.java / ReplicaManager.scala (one path for all versions); "
-          "conformance/reference/error_codes.py RULES (downgrade_of)")
+          "reference/error_codes.py RULES (downgrade_of)")
 APIS_COMPARED = (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
                  ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
 UNOBSERVABLE = "unobservable"
@@ -407,8 +407,8 @@ class DeleteRecords(_Api):
             lambda: [admin.offset(name, p, OffsetSpec.EARLIEST) for p in range(len(sc["records"]))])}
 
 
-SPECS = {c.key: c for c in (CreateTopics, DeleteTopics, CreatePartitions, IncrementalAlterConfigs,
-                            AlterConfigs, DescribeConfigs, DeleteRecords)}
+EQUIVALENCES = {c.key: c for c in (CreateTopics, DeleteTopics, CreatePartitions, IncrementalAlterConfigs,
+                                   AlterConfigs, DescribeConfigs, DeleteRecords)}
 
 
 # -- the oracle ---------------------------------------------------------------------------
@@ -541,7 +541,7 @@ def _expect_equivalent(check, api_key: int, old_v: int, old: dict, new: dict) ->
 def _barrier(admin, api):
     """Before observing the end state, wait until whatever the request wrote is visible: a
     fresh topic shows in Metadata once the broker applied every earlier metadata record
-    (V1's barrier, batches.settle; brokers apply the controller's records asynchronously
+    (V1's barrier, batch_model.settle; brokers apply the controller's records asynchronously
     but in log order). Not for DescribeConfigs, which writes nothing (and may be checked
     on an external cluster without --allow-destructive); a broker that cannot create the
     barrier topic is observed as it is."""
@@ -564,7 +564,7 @@ def test_p4_a_request_has_the_same_outcome_and_end_state_at_every_version(check,
     # request sent twice at it has the same outcome and end state
     if api_key != ApiKey.DescribeConfigs:
         check.require_mutations()
-    api = SPECS[api_key]
+    api = EQUIVALENCES[api_key]
     notes: set[str] = set()
 
     def same_outcome_and_state(sc):

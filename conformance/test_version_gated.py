@@ -1,13 +1,13 @@
 """P5 as Kafka ships it: error codes that a request version older than the code never gets,
 provoked on brokers configured to return them (seeds 000/001's downgrade rule; catalogue P5).
 
-* ``kafka:VERSION,profile=nodelete`` (``delete.topic.enable=false``): DeleteTopics answers
+* ``kafka:VERSION,preset=nodelete`` (``delete.topic.enable=false``): DeleteTopics answers
   TOPIC_DELETION_DISABLED (73) from v3 and INVALID_REQUEST (42) below, for every requested
   topic, and deletes nothing. apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala
   deleteTopics (``if (!config.deleteTopicEnable) { if (apiVersion < 3) InvalidRequestException
   else TopicDeletionDisabledException }``), answered through DeleteTopicsRequest.getErrorResponse
   (one result per topic, no error_message).
-* ``kafka:VERSION,profile=quota`` (KIP-599: ``controller_mutation_rate`` 2 for the client
+* ``kafka:VERSION,preset=quota`` (KIP-599: ``controller_mutation_rate`` 2 for the client
   id ``kac-quota``): once the token bucket is below zero, CreateTopics v6+, DeleteTopics
   v5+ and CreatePartitions v3+ answer THROTTLING_QUOTA_EXCEEDED (89) for the items over the
   quota and change nothing for them, while older versions are admitted (the change is made)
@@ -30,8 +30,8 @@ from protocol import ApiKey, Errors
 from protocol import requests as build
 from protocol.apis import items
 
-from .apis import every_version
-from .reference import error_codes as ec
+from .parametrize import every_version
+from reference import error_codes as ec
 
 CAPIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
 QUOTA_CLIENT_ID = "kac-quota"
@@ -43,8 +43,8 @@ DRAIN_TRIES = 60
 
 
 def _profile(check, name: str) -> None:
-    if check.broker.profile != name:
-        raise Unsupported(f"needs a broker configured for it: kafka:VERSION,profile={name} "
+    if check.broker.preset != name:
+        raise Unsupported(f"needs a broker configured for it: kafka:VERSION,preset={name} "
                           "(no other target can be configured so)")
 
 

@@ -2,9 +2,9 @@
 
 No broker implements DeletePartitions (seed 003 was never released), so K2 would only ever
 be ``unsupported``. ``proxy:k2@SPEC`` (``proxy:k2=KEY@SPEC`` for another API key than
-:data:`conformance.reference.partition_deletion.DEFAULT_API_KEY`) puts a broker in front of
+:data:`reference.partition_deletion.DEFAULT_API_KEY`) puts a broker in front of
 ``SPEC`` that does implement it, following the rules written down in
-``conformance/reference/partition_deletion.py`` (seed 003, and Kafka's CreatePartitions where
+``reference/partition_deletion.py`` (seed 003, and Kafka's CreatePartitions where
 the seed is silent):
 
 * ApiVersions advertises DeletePartitions v0 under the key and, from v3, declares the
@@ -24,11 +24,11 @@ seed's delayed deletion is not emulated).
 """
 from __future__ import annotations
 
-from conformance.reference import partition_deletion as pd
+from reference import partition_deletion as pd
 from protocol import requests
 from protocol.apis import ApiKey, items
 from protocol.errors import Errors
-from .mutants.base import Mutant, Reply, mutant
+from .mutants.mutant import Mutant, Reply, mutant
 
 #: The Metadata version the emulation reads partition counts with (has
 #: allow_auto_topic_creation, v4+; every broker the suite starts serves it).

@@ -117,7 +117,7 @@ def delete_records(v: int, offsets: Iterable[tuple[str, Iterable[tuple[int, int]
 def delete_partitions(v: int, deletions: Iterable[tuple[str, int]], *, timeout_ms: int = TIMEOUT_MS,
                       validate_only: bool = False) -> dict:
     """``deletions``: ``(topic, k)``: delete partitions ``k..n-1``, keep ``0..k-1``. Version 0
-    only (the overlay schema, conformance/reference/partition_deletion.py)."""
+    only (the overlay schema, reference/partition_deletion.py)."""
     if v != 0:
         raise Inexpressible(f"DeletePartitions has only version 0, not v{v}")
     return {"topics": [{"name": n, "delete_partitions": k} for n, k in deletions],
@@ -197,7 +197,7 @@ def list_offsets(v: int, partitions: Iterable[tuple[str, Iterable[int]]], timest
     return body
 
 
-# -- ACLs (profile=acl: the restricted principal's permissions, KIP-140) -------------------
+# -- ACLs (preset=acl: the restricted principal's permissions, KIP-140) -------------------
 
 class AclResourceType(IntEnum):
     """apache/kafka clients/src/main/java/org/apache/kafka/common/resource/ResourceType.java"""

@@ -1,8 +1,8 @@
 """Pure-Python reading of local run folders: the latest outcome of every cell (for the gate).
 
-Same rules as the Spark job: lines are validated with schema.check_line, malformed ones
+Same rules as the Spark job: lines are validated with row_schema.check_line, malformed ones
 are counted with file and line; within a run the most severe row decides a cell (the
-latest among equals, schema.SEVERITY); across runs the latest run's verdict stands,
+latest among equals, row_schema.SEVERITY); across runs the latest run's verdict stands,
 ordered by run start (the manifest's started_at, else the run's first row).
 """
 from __future__ import annotations
@@ -11,7 +11,7 @@ import json
 import os
 from dataclasses import dataclass, field
 
-from . import schema
+from . import row_schema
 from .cli import ReportError
 from .paths import HINT, MANIFEST, RESULTS, is_local, read_runs_from
 
@@ -79,7 +79,7 @@ def _manifest_start(results: str):
     try:
         with open(os.path.join(os.path.dirname(results), MANIFEST), encoding="utf-8") as fh:
             m = json.load(fh)
-        return schema.parse_time(m.get("started_at")) if isinstance(m, dict) else None
+        return row_schema.parse_time(m.get("started_at")) if isinstance(m, dict) else None
     except (OSError, ValueError):
         return None
 
@@ -88,7 +88,7 @@ def valid_rows(results: str, malformed: list):
     """The valid rows of one results.jsonl; malformed lines go to ``malformed`` as (file, line, reason)."""
     with open(results, encoding="utf-8", errors="replace") as fh:
         for n, line in enumerate(fh, 1):
-            row, reason = schema.check_line(line)
+            row, reason = row_schema.check_line(line)
             if reason:
                 malformed.append((results, n, reason))
             elif row is not None:  # None: a blank line
@@ -115,11 +115,11 @@ def read_run(results: str, malformed: list) -> tuple | None:
     None if it has no valid row. Malformed lines are appended to ``malformed``."""
     mine, first = {}, None
     for row in valid_rows(results, malformed):
-        t = schema.parse_time(row["started_at"])
+        t = row_schema.parse_time(row["started_at"])
         first = t if first is None or t < first else first
         c = Cell(row["broker"], row["api_key"], row["api_name"], row["api_version"], row["property"],
                  row["outcome"], row["run_id"], row["row_id"], results, row.get("message"),
-                 (schema.severity(row["outcome"]), t, row["row_id"]), row.get("broker_impl"),
+                 (row_schema.severity(row["outcome"]), t, row["row_id"]), row.get("broker_impl"),
                  row.get("broker_version"), row.get("counterexample"))
         if c.key not in mine or c.order > mine[c.key].order:
             mine[c.key] = c

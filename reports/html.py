@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from html import escape
 
-from .schema import OUTCOMES
+from .row_schema import OUTCOMES
 
 GROUPS = "PVDRCTSK"
 MARK = {"pass": "✓", "fail": "✗", "error": "!", "unsupported": "–", "skip": "·"}

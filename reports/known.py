@@ -5,7 +5,7 @@
 
 Where a released Kafka does not do what its own code and documentation say, the suite's
 row stays ``fail`` with the evidence; it is never bent into a pass. The reviewed list of
-such deviations (``conformance/reference/kafka_known_deviations.json``, one entry per
+such deviations (``reference/kafka_known_deviations.json``, one entry per
 defect: property, API, versions, the Kafka releases it was seen on, what Kafka does, why
 it is a defect and not a suite bug, the raw request) lets CI and the gate accept exactly
 those rows and nothing else.
@@ -29,12 +29,12 @@ import re
 import sys
 from dataclasses import dataclass
 
-from . import schema
+from . import row_schema
 from .cells import add_run_arguments, run_files, valid_rows
 from .cli import ReportError, run
 
 DEFAULT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-                       "conformance", "reference", "kafka_known_deviations.json")
+                       "reference", "kafka_known_deviations.json")
 FORMAT = "kafka-admin-conformance/known-deviations/1"
 REQUIRED = ("id", "broker_impl", "properties", "api_key", "api_versions", "releases", "message_regex",
             "request_regex", "kafka_does", "why_a_defect", "evidence", "request_hex")
@@ -121,7 +121,7 @@ def main(argv=None) -> int:
     files = run_files(args)
     known = read(args.known)
     malformed: list = []
-    counts = {o: 0 for o in schema.OUTCOMES}
+    counts = {o: 0 for o in row_schema.OUTCOMES}
     new, seen, kafka = [], {}, 0
     for f, row in ((f, row) for f in files for row in valid_rows(f, malformed)):
         counts[row["outcome"]] += 1

@@ -13,7 +13,7 @@ from __future__ import annotations
 from pyspark.sql import DataFrame, SparkSession, Window
 from pyspark.sql import functions as F
 
-from . import schema
+from . import row_schema
 from .cli import ReportError
 from .paths import HINT, MANIFEST, RESULTS
 
@@ -78,12 +78,12 @@ def _detailed_reason():
     """Why a line breaks the contract, over the columns of load._text_lines (the line as
     text, from_json of it as ``j.*``, the corrupt-record column). Only ever evaluated on
     the few lines the main pass found malformed."""
-    value, corrupt, parsed = F.col("value"), F.col(schema.CORRUPT), F.col("_parsed")
+    value, corrupt, parsed = F.col("value"), F.col(row_schema.CORRUPT), F.col("_parsed")
     c = F.when(~parsed | (corrupt.isNotNull() & F.json_object_keys(value).isNull()),
                F.lit("not a JSON object (or a cut-off line)"))
-    for name, kind, nullable in schema.FIELDS:
+    for name, kind, nullable in row_schema.FIELDS:
         f = F.col(name)
-        if name not in schema.TIMESTAMPS:  # a text field: any value is its text, never the wrong type
+        if name not in row_schema.TIMESTAMPS:  # a text field: any value is its text, never the wrong type
             c = c.when(corrupt.isNotNull() & f.isNull() & F.get_json_object(value, f"$.{name}").isNotNull(),
                        F.lit(f"field {name} has the wrong type"))
         if kind == "object":
@@ -91,10 +91,10 @@ def _detailed_reason():
         if not nullable:
             c = c.when(f.isNull() & F.get_json_object(value, f"$.{name}").isNull(), F.lit(f"missing field {name}"))
     not_time = F.greatest(F.lit(False), *[F.col(n).isNull() & F.get_json_object(value, f"$.{n}").isNotNull()
-                                          for n in schema.TIMESTAMPS])
+                                          for n in row_schema.TIMESTAMPS])
     c = c.when(corrupt.isNotNull() & ~not_time, F.lit("a field has the wrong type"))
-    c = c.when(~F.col("outcome").isin(*schema.OUTCOMES),
-               F.concat(F.lit("outcome '"), F.col("outcome"), F.lit("' is not one of " + ", ".join(schema.OUTCOMES))))
+    c = c.when(~F.col("outcome").isin(*row_schema.OUTCOMES),
+               F.concat(F.lit("outcome '"), F.col("outcome"), F.lit("' is not one of " + ", ".join(row_schema.OUTCOMES))))
     c = c.when(not_time, F.lit("started_at is not an ISO-8601 time"))
     c = c.when(F.col("row_id") < 1, F.lit("row_id is not positive"))
     return c
@@ -104,10 +104,10 @@ def _malformed():
     """True when a line read by read_rows breaks the contract: a cheap test of columns the
     reader already converted (the reader marks a line that is not JSON or has a wrongly
     typed field, started_at included, in the corrupt-record column)."""
-    obj = [F.col(n) for n, kind, _ in schema.FIELDS if kind == "object"]
-    return (F.col(schema.CORRUPT).isNotNull() | ~F.col("outcome").isin(*schema.OUTCOMES)
+    obj = [F.col(n) for n, kind, _ in row_schema.FIELDS if kind == "object"]
+    return (F.col(row_schema.CORRUPT).isNotNull() | ~F.col("outcome").isin(*row_schema.OUTCOMES)
             | (F.col("row_id") < 1)
-            | F.greatest(*[F.col(n).isNull() for n in schema.REQUIRED])
+            | F.greatest(*[F.col(n).isNull() for n in row_schema.REQUIRED])
             | F.greatest(F.lit(False), *[f.isNotNull() & F.json_object_keys(f).isNull() for f in obj]))
 
 
@@ -120,10 +120,10 @@ def read_rows(spark: SparkSession, files: list[str]) -> DataFrame:
     """Every non-blank line, parsed once by Spark's JSON reader with the explicit schema:
     file, mid, the schema's fields (started_at as ``started_ts``, a timestamp), and ``bad``
     (the line breaks the contract; mid tells malformed lines apart). Blank lines are
-    skipped by the reader, as they are by schema.check_line."""
-    df = (spark.read.schema(schema.spark_schema()).option("mode", "PERMISSIVE")
-          .option("columnNameOfCorruptRecord", schema.CORRUPT).json([_no_glob(f) for f in files]))
-    fields = [F.col(n).alias("started_ts") if n == "started_at" else F.col(n) for n in schema.FIELD_NAMES]
+    skipped by the reader, as they are by row_schema.check_line."""
+    df = (spark.read.schema(row_schema.spark_schema()).option("mode", "PERMISSIVE")
+          .option("columnNameOfCorruptRecord", row_schema.CORRUPT).json([_no_glob(f) for f in files]))
+    fields = [F.col(n).alias("started_ts") if n == "started_at" else F.col(n) for n in row_schema.FIELD_NAMES]
     return df.select(F.col("_metadata.file_path").alias("file"), F.monotonically_increasing_id().alias("mid"),
                      *fields, _malformed().alias("bad"))
 
@@ -135,14 +135,14 @@ def malformed(spark: SparkSession, files: list[str]) -> DataFrame:
 
     A line's number = lines in the earlier splits of its file + its place in its split
     (monotonically_increasing_id is consecutive within a split)."""
-    opts = {"mode": "PERMISSIVE", "columnNameOfCorruptRecord": schema.CORRUPT}
+    opts = {"mode": "PERMISSIVE", "columnNameOfCorruptRecord": row_schema.CORRUPT}
     lines = spark.read.text([_no_glob(f) for f in files]).select(
         "value", F.col("_metadata.file_path").alias("file"), F.col("_metadata.file_block_start").alias("block"),
         F.monotonically_increasing_id().alias("mid"))
     blocks = lines.groupBy("file", "block").agg(F.count("*").alias("n"), F.min("mid").alias("first"))
     before = Window.partitionBy("file").orderBy("block").rowsBetween(Window.unboundedPreceding, -1)
     blocks = blocks.select("file", "block", "first", F.coalesce(F.sum("n").over(before), F.lit(0)).alias("offset"))
-    j = F.from_json("value", schema.spark_schema(), opts)  # the main pass's schema: the same verdicts
+    j = F.from_json("value", row_schema.spark_schema(), opts)  # the main pass's schema: the same verdicts
     parsed = lines.select("file", "block", "mid", "value", j.alias("j")).select(
         "file", "block", "mid", "value", F.col("j").isNotNull().alias("_parsed"), "j.*")
     # the malformed lines only (a few), materialised, so the detailed reason below is worked

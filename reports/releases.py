@@ -15,7 +15,7 @@ import os
 import re
 import sys
 
-from . import schema
+from . import row_schema
 from .cells import add_run_arguments, read_run, run_files
 from .cli import ReportError, run
 from .paths import MANIFEST
@@ -89,10 +89,10 @@ def markdown(ranges: dict, outcomes: dict, runs: list[str]) -> str:
             out.append(f"| {prop} | {ADMIN.get(api, api)} | {'-' if v is None else v} | "
                        + " | ".join(seen[r] for r in ran) + " |")
         out.append("")
-    totals = {r: {o: sum(1 for x in outcomes[r].values() if x == o) for o in schema.OUTCOMES} for r in ran}
-    out += ["## Cells per outcome", "", "| release | " + " | ".join(schema.OUTCOMES) + " |",
-            "|---|" + "---|" * len(schema.OUTCOMES)]
-    out += [f"| {r} | " + " | ".join(str(totals[r][o]) for o in schema.OUTCOMES) + " |" for r in ran]
+    totals = {r: {o: sum(1 for x in outcomes[r].values() if x == o) for o in row_schema.OUTCOMES} for r in ran}
+    out += ["## Cells per outcome", "", "| release | " + " | ".join(row_schema.OUTCOMES) + " |",
+            "|---|" + "---|" * len(row_schema.OUTCOMES)]
+    out += [f"| {r} | " + " | ".join(str(totals[r][o]) for o in row_schema.OUTCOMES) + " |" for r in ran]
     out += ["", f"From {len(runs)} run folder(s)."]
     return "\n".join(out) + "\n"
 

@@ -9,7 +9,7 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
 from .load import RESULTS, decoded, shown
-from .schema import OUTCOMES, SEVERITY
+from .row_schema import OUTCOMES, SEVERITY
 
 CELL = ["broker", "api_key", "api_version", "property"]
 BUILD = ["broker_impl", "broker_version"]
@@ -41,7 +41,7 @@ def line_groups(rows: DataFrame) -> DataFrame:
     verdict in one run), and one row per malformed line (``bad_mid`` set, else null).
 
     Each group keeps what the later tables need: line count, outcome counts, ``last`` (the
-    row deciding the cell in the run: the most severe (schema.SEVERITY), the latest among
+    row deciding the cell in the run: the most severe (row_schema.SEVERITY), the latest among
     equals), the first started_ts and the largest run_id (runs)."""
     ok = ~F.col("bad")
     last = F.when(ok, F.struct(_severity(F.col("outcome")).alias("severity"), "started_ts", "row_id", "outcome",

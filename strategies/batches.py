@@ -7,7 +7,7 @@ for it (a JSON-able dict, so a counterexample can be stored and replayed), never
 concrete topic name. A :class:`Kind` carries both halves: ``draw(params)``, the strategy
 of its items, and ``entries(world, item, broker)``, the topic name the item uses and the
 request entries it becomes, given a *world* that names topics (``fresh(hint)``,
-``rename(name)``, ``existing_topic(hint, partitions, configs)``: ``conformance/batches.py``'s
+``rename(name)``, ``existing_topic(hint, partitions, configs)``: ``conformance/batch_model.py``'s
 ``World``, which gives each starting state its own run-prefixed names). ``KINDS`` lists
 them per API.
 

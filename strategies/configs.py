@@ -1,7 +1,7 @@
 """Inputs for the config properties C1-C4 (IncrementalAlterConfigs, AlterConfigs).
 
 Every value drawn here is one :mod:`conformance.config_model` can judge (valid or invalid for
-LogConfig in every Kafka 4.x release, whose rules are ``conformance.reference.topic_config``'s):
+LogConfig in every Kafka 4.x release, whose rules are ``reference.topic_config``'s):
 list values never repeat an element (repeats are accepted before KIP-1161's ValidList and
 refused after) and APPEND/SUBTRACT operands never hold an empty part. Operations are
 ``[name, op, value]`` lists (op an ``AlterConfigOp``) so a counterexample stored as JSON
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from conformance.reference.releases import SEGMENT_BYTES_MIN
-from conformance.reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
+from reference.release_lines import SEGMENT_BYTES_MIN
+from reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
 from protocol.apis import AlterConfigOp
 from .domain import LIST_CONFIGS, TOPIC_CONFIGS, unknown_config_keys
 
@@ -141,7 +141,7 @@ def _above(key):
 
 #: Values just outside LogConfig's bounds (Range.atLeast / between, the INT and LONG ranges):
 #: each must answer INVALID_CONFIG. segment.bytes' floor depends on the release line
-#: (1 MiB since 4.1, KIP-1030; 14 before: conformance/reference/releases.py): ``boundary_cases`` adds it.
+#: (1 MiB since 4.1, KIP-1030; 14 before: reference/release_lines.py): ``boundary_cases`` adds it.
 BOUNDARY_VALUES = (
     _above("segment.bytes"),
     _below("retention.ms"), _above("retention.bytes"), _below("segment.ms"),

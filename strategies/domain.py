@@ -2,7 +2,7 @@
 
 Every topic name a strategy here makes for a request starts with the run's prefix, so a run
 only ever touches its own topics (the exceptions are ``""``, ``"."`` and ``".."``, which
-cannot name a topic at all). Kafka's rules come from ``conformance.reference`` (topic names:
+cannot name a topic at all). Kafka's rules come from ``reference`` (topic names:
 ``topic_names``, Topic.java; topic configs: ``topic_config``, LogConfig.java); this module
 only chooses which values to draw. It imports nothing else from ``conformance``.
 """
@@ -11,9 +11,9 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from conformance.reference.releases import SEGMENT_BYTES_MIN
-from conformance.reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
-from conformance.reference.topic_names import LEGAL_CHARS, MAX_NAME_LENGTH, collision_key
+from reference.release_lines import SEGMENT_BYTES_MIN
+from reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
+from reference.topic_names import LEGAL_CHARS, MAX_NAME_LENGTH, collision_key
 from protocol import codec
 from protocol.apis import AlterConfigOp, ApiKey, ConfigResourceType
 from . import schema
@@ -26,9 +26,9 @@ BROKER_DEFAULT = -1
 HIGH_WATERMARK = -1
 INT32_MIN, INT32_MAX = INT32
 INT64_MAX = INT64[1]
-#: Kept for other modules (conformance/batches.py, provoke.py, test_version_equivalence.py,
+#: Kept for other modules (conformance/batch_model.py, provoke.py, test_version_equivalence.py,
 #: test_delete_topics.py import them from here): the protocol's enum values and the
-#: reference's names, to be imported from protocol.apis / conformance.reference instead.
+#: reference's names, to be imported from protocol.apis / reference instead.
 #: Plain ints, not the enum members: batches.py prints drawn items with repr() into result
 #: messages, which must keep their text.
 TOPIC = int(ConfigResourceType.TOPIC)
@@ -122,7 +122,7 @@ _NOT_A_NUMBER = st.sampled_from(["abc", "1.5", "0x10", "1e3", "ten"])
 _NOT_A_BOOL = st.sampled_from(["yes", "1", "on", "maybe"])
 
 #: name -> (valid values, invalid values) for the reference's non-throttled topic configs
-#: (conformance/reference/topic_config.py: LogConfig's ConfigDef): bounds and allowed
+#: (reference/topic_config.py: LogConfig's ConfigDef): bounds and allowed
 #: values are the reference's, the ranges drawn from them realistic ones.
 TOPIC_CONFIGS: dict[str, tuple[SearchStrategy[str], SearchStrategy[str]]] = {
     "cleanup.policy": (st.sampled_from(["delete", "compact", "compact,delete", "delete,compact"]),

@@ -7,7 +7,7 @@ Kafka defines for the API: unknown topics, names ``Topic.validate`` rejects, par
 counts and replication factors Kafka refuses, config names no topic has and values their
 validators reject, offsets beyond the high watermark, topics that already exist, timeouts
 of 0, unknown topic ids (DeleteTopics v6, Metadata v12+). ``existing`` are topics the check
-created beforehand (``conformance/provoke.py``), so "already exists", "not an increase" and
+created beforehand (``conformance/provoked_topics.py``), so "already exists", "not an increase" and
 successes happen too.
 
 Every name is inside the run prefix except ``""``, ``"."`` and ``".."`` (which cannot name

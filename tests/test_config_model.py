@@ -7,7 +7,7 @@ from hypothesis import given, settings, strategies as st
 from conformance.config_model import (
     Described, Observation, TopicConfigModel, Write, changes, history_violations, normalise, valid_value,
 )
-from conformance.reference.topic_config import CONFIGS
+from reference.topic_config import CONFIGS
 from protocol.apis import AlterConfigOp, ConfigSource
 from protocol.errors import Errors
 from strategies.configs import BOUNDARY_VALUES, c1_sequences, c3_cases, c4_cases, invalid_values, valid_values
@@ -123,12 +123,12 @@ def test_every_boundary_value_is_one_logconfig_refuses_and_just_inside_it_accept
 
 
 def test_the_reference_follows_the_release_line_and_lists_kafkas_defaults():
-    from conformance.reference import releases
+    from reference import release_lines
     try:
-        releases.use((4, 0))
+        release_lines.use((4, 0))
         assert valid_value("segment.bytes", "14") is True and valid_value("segment.bytes", "13") is False
-        releases.use((4, 1))
+        release_lines.use((4, 1))
         assert valid_value("segment.bytes", "14") is False and valid_value("segment.bytes", str(1 << 20)) is True
     finally:
-        releases.use(None)
+        release_lines.use(None)
     assert all(CONFIGS[k].default == d.value for k, d in FRESH.items())

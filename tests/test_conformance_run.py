@@ -285,7 +285,7 @@ def test_a_bootstrap_port_out_of_range_is_a_spec_error(tmp_path, spec):
 def test_terminal_colours_never_reach_a_row_or_the_manifest(tmp_path):
     from fixtures.pool import BrokerPool
     from fixtures.results import ResultWriter
-    from fixtures.targets.base import _tail
+    from fixtures.targets.target import _tail
     red = "\x1b[31mERROR\x1b[0m \x1b[1mdisk\x1b[22m full\x1b]8;;http://x\x07link\x1b]8;;\x07"
     assert _tail(red) == "; broker said: ERROR disk fulllink"
     w = ResultWriter(tmp_path)

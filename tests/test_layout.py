@@ -1,10 +1,11 @@
 """The layout's rules hold (README "Layout", docs/CONTRIBUTING-properties.md), read from the
-source with ``ast``: dependencies run one way, and no module outside ``protocol/`` gives an
-API key or an error code a number of its own."""
+source with ``ast``: dependencies run one way, one module name means one thing, and no
+module outside ``protocol/`` gives an API key or an error code a number of its own."""
 from __future__ import annotations
 
 import ast
 import re
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -12,15 +13,30 @@ import pytest
 from protocol import ApiKey, Errors
 
 ROOT = Path(__file__).resolve().parent.parent
-SUITE = ("protocol", "conformance", "strategies", "fixtures", "faults", "reports")
 
-#: package -> the suite packages (or package prefixes) it may import
-ALLOWED = {
-    "protocol": ("protocol",),
-    "strategies": ("strategies", "protocol", "conformance.reference"),
-    "conformance.reference": ("conformance.reference", "protocol"),
-    "reports": ("reports",),
-}
+#: The suite's packages from the bottom up. A package imports only itself and packages of
+#: lower layers, never a sibling of its own layer: Kafka's vocabulary and wire format, then
+#: Kafka's rules as data, then the generators and the fault injection, then what the tests
+#: run against and with, then the properties.
+LAYERS = (
+    ("protocol",),
+    ("reference",),
+    ("strategies", "faults"),
+    ("fixtures",),
+    ("conformance",),
+)
+#: reports/ reads only result files and imports nothing of the suite; its row contract is
+#: the one thing the writer of the rows (fixtures/results.py) takes from it.
+STANDALONE = {"reports": ()}
+EXCEPTIONS = {"fixtures": ("reports.row_schema",)}
+SUITE = tuple(p for layer in LAYERS for p in layer) + tuple(STANDALONE)
+
+
+def allowed(pkg: str) -> tuple[str, ...]:
+    if pkg in STANDALONE:
+        return (pkg,) + STANDALONE[pkg]
+    level = next(i for i, layer in enumerate(LAYERS) if pkg in layer)
+    return (pkg,) + tuple(p for layer in LAYERS[:level] for p in layer) + EXCEPTIONS.get(pkg, ())
 
 
 def _modules(pkg: str):
@@ -49,11 +65,70 @@ def _ok(mod: str, allowed: tuple[str, ...]) -> bool:
     return any(mod == a or mod.startswith(a + ".") for a in allowed)
 
 
-@pytest.mark.parametrize("pkg", sorted(ALLOWED))
+def _violations(pkg: str) -> list[str]:
+    return [f"{p.relative_to(ROOT)} imports {m}" for p in _modules(pkg) for m in _imports(p)
+            if not _ok(m, allowed(pkg))]
+
+
+@pytest.mark.parametrize("pkg", SUITE)
 def test_dependencies_run_one_way(pkg):
-    bad = [f"{p.relative_to(ROOT)} imports {m}" for p in _modules(pkg) for m in _imports(p)
-           if not _ok(m, ALLOWED[pkg])]
+    bad = _violations(pkg)
     assert not bad, "\n".join(bad)
+
+
+def test_every_package_has_a_place_in_the_order():
+    """A new top-level package with Python in it is placed in LAYERS (or STANDALONE), so the
+    check above covers it; benchmarks/ and tests/ may import anything."""
+    packages = {p.parent.name for p in ROOT.glob("*/__init__.py")} - {"benchmarks", "tests"}
+    assert packages <= set(SUITE), f"not in the layer order: {sorted(packages - set(SUITE))}"
+
+
+def test_the_order_check_can_fail():
+    """The rule refuses what the layout forbids: upwards, sideways, and into reports/."""
+    assert not _ok("conformance.test_topics", allowed("strategies"))      # upwards
+    assert not _ok("faults.mutants", allowed("strategies"))               # a sibling of its layer
+    assert not _ok("fixtures.results", allowed("faults"))                 # the old cycle
+    assert not _ok("protocol", allowed("reports"))                        # reports stands alone
+    assert _ok("faults.proxy", allowed("fixtures")) and _ok("reference.error_codes", allowed("strategies"))
+
+
+# -- one name, one meaning ------------------------------------------------------------
+
+#: Python's and pytest's own names, which every package may have.
+CONVENTIONAL = {"__init__", "__main__", "conftest"}
+#: A name that stands in two places for the same thing, and why.
+SAME_MEANING = {
+    "known": "the reviewed known deviations of Kafka: matched against result rows (reports/known.py, "
+             "which may import nothing of the suite) and reproduced on a broker (fixtures/known.py)",
+}
+
+
+def _families() -> set[str]:
+    """A property family's module name (conformance/test_<family>.py): its generators
+    (strategies/), its mutants (faults/mutants/), its rules (reference/) and its model may
+    carry the family's name."""
+    return {p.stem[len("test_"):] for p in (ROOT / "conformance").glob("test_*.py")}
+
+
+def _names() -> dict[str, list[str]]:
+    where = defaultdict(list)
+    for pkg in SUITE + ("benchmarks", "tests"):
+        for p in _modules(pkg):
+            where[p.stem].append(str(p.relative_to(ROOT)))
+        for d in (ROOT / pkg).rglob("*"):
+            if d.is_dir() and (d / "__init__.py").exists() and d != ROOT / pkg:
+                where[d.name].append(str(d.relative_to(ROOT)) + "/")
+    return where
+
+
+def test_one_module_name_means_one_thing():
+    """No two modules (or packages) share a name unless it is Python's own, a name listed
+    with its one meaning, or a property family's name in each layer it spans."""
+    families = _families()
+    bad = [f"{name}: {', '.join(places)}" for name, places in sorted(_names().items())
+           if len(places) > 1 and name not in CONVENTIONAL | set(SAME_MEANING)
+           and not (name in families or name.startswith("test_") and name[5:] in families)]
+    assert not bad, "module names with more than one meaning:\n" + "\n".join(bad)
 
 
 def _snake(name: str) -> str:
@@ -64,7 +139,7 @@ NAMES = {e.name for e in Errors} | {_snake(k.name) for k in ApiKey}
 
 #: The body of every exported repro.py runs with the standard library only and may not
 #: import the suite; tests/test_repro.py checks its one key against ApiKey.
-STANDALONE = {"fixtures/repro/runtime.py"}
+STANDALONE_FILES = {"fixtures/repro/runtime.py"}
 
 
 def _restated(source: str) -> list[tuple[int, str, int]]:
@@ -80,7 +155,7 @@ def test_no_module_outside_protocol_numbers_an_api_or_an_error():
     Kafka's vocabulary; use ``ApiKey.DeleteTopics`` / ``Errors.POLICY_VIOLATION``."""
     bad = [f"{path.relative_to(ROOT)}:{line} {name} = {number}"
            for pkg in SUITE[1:] + ("tests",) for path in _modules(pkg)
-           if str(path.relative_to(ROOT)) not in STANDALONE
+           if str(path.relative_to(ROOT)) not in STANDALONE_FILES
            for line, name, number in _restated(path.read_text(encoding="utf-8"))]
     assert not bad, "\n".join(bad)
 

@@ -269,6 +269,6 @@ def test_a_reproducer_that_cannot_connect_is_undecided(tmp_path):
                              "api_version": 0, "broker": "x", "message": "m", "source": "s",
                              "counterexample": ce}) + "\n")
     assert export(f, 1, tmp_path / "o").returncode == 0
-    from fixtures.targets.base import free_port
+    from fixtures.targets.target import free_port
     p = repro(tmp_path / "o", f"127.0.0.1:{free_port()}")
     assert p.returncode == 2 and "cannot connect" in p.stdout, p.stdout

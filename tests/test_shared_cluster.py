@@ -29,7 +29,7 @@ from kafka.record.memory_records import MemoryRecordsBuilder
 from protocol import codec, requests, wire
 from protocol.apis import ApiKey, ConfigResourceType, OffsetSpec
 from protocol.errors import Errors
-from faults.mutants.base import Mutant
+from faults.mutants.mutant import Mutant
 from faults.proxy import Proxy
 from fixtures.results import read_rows
 from fixtures.targets import make_target

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import HealthCheck, find, given, settings, strategies as st
 
 from conformance.config_model import valid_value
-from conformance.reference import topic_config, topic_names
+from reference import topic_config, topic_names
 from protocol import codec
 from protocol.apis import AlterConfigOp, ApiKey, ConfigResourceType
 from strategies import domain, schema

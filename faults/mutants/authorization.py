@@ -1,7 +1,7 @@
 """Authorization faults (catalogue A2, KIP-4's "no existence leak" as released Kafka has
 it): a refusal that tells a missing topic apart, Metadata that lists topics the principal
 may not describe, validate_only authorized differently from the real request. Measured
-over ``kafka:4.4.0,profile=acl`` (the only target with an authorizer and the suite's
+over ``kafka:4.4.0,preset=acl`` (the only target with an authorizer and the suite's
 principals); the proxy forwards the SASL handshake (SaslHandshake, SaslAuthenticate)
 untouched, and its side channel speaks as the suite's super user."""
 from __future__ import annotations
@@ -9,9 +9,9 @@ from __future__ import annotations
 from protocol import requests
 from protocol.apis import SPECS, ApiKey, items
 from protocol.errors import Errors
-from .base import Mutant, mutant, recode, with_items
+from .mutant import Mutant, mutant, recode, with_items
 
-OVER = "kafka:4.4.0,profile=acl"
+OVER = "kafka:4.4.0,preset=acl"
 #: the topic APIs A2 judges (Metadata apart)
 TOPIC_APIS = (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
               ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)

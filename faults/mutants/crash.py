@@ -11,7 +11,7 @@ request, and so does the fresh instance's proxy.
 from __future__ import annotations
 
 from protocol.apis import ApiKey
-from .base import Frame, Mutant, mutant
+from .mutant import Frame, Mutant, mutant
 
 
 @mutant

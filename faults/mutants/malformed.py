@@ -15,7 +15,7 @@ runs the properties that read these answers through each and requires no ``error
 from __future__ import annotations
 
 from protocol.apis import SPECS, ApiKey, items
-from .base import Mutant, mutant, with_items, with_results
+from .mutant import Mutant, mutant, with_items, with_results
 
 #: every admin API whose answer lists per-item results (protocol.apis.SPECS)
 ALL_ITEM_APIS = tuple(SPECS)

@@ -1,7 +1,7 @@
 """Partition deletion done wrong (catalogue K2): the emulation, one rule broken each.
 
 Each mutant is the emulating broker of :mod:`faults.emulate` (seed 003's DeletePartitions)
-with one of the rules of ``conformance/reference/partition_deletion.py`` broken, run as
+with one of the rules of ``reference/partition_deletion.py`` broken, run as
 ``proxy:MUTANT@proxy:k2@tansu``: the outer proxy answers DeletePartitions itself and filters
 Metadata through its own model, so the inner emulation only supplies the baseline
 (``proxy:none@proxy:k2@tansu``, where K2 passes).
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from protocol.errors import Errors
 from faults.emulate import PartitionDeletion
-from .base import mutant
+from .mutant import mutant
 
 OVER = "proxy:k2@tansu"
 

@@ -10,9 +10,9 @@ from collections import defaultdict
 import pytest
 
 from reports_scenario import BLANK, CRAFTED, MALFORMED, PARTIAL
-from reports import schema
+from reports import row_schema
 
-OUTCOMES = schema.OUTCOMES
+OUTCOMES = row_schema.OUTCOMES
 
 
 def _runs(results_dir):
@@ -23,7 +23,7 @@ def _runs(results_dir):
         rows, bad = [], []
         with open(path, encoding="utf-8") as fh:
             for n, line in enumerate(fh, 1):
-                r, reason = schema.check_line(line)
+                r, reason = row_schema.check_line(line)
                 if reason:
                     bad.append((n, reason))
                 elif r is not None:  # None: a blank line
@@ -32,8 +32,8 @@ def _runs(results_dir):
         mpath = os.path.join(results_dir, name, "manifest.json")
         if os.path.exists(mpath):
             with open(mpath) as fh:
-                start = schema.parse_time(json.load(fh)["started_at"])
-        start = start or min(schema.parse_time(r["started_at"]) for r in rows)
+                start = row_schema.parse_time(json.load(fh)["started_at"])
+        start = start or min(row_schema.parse_time(r["started_at"]) for r in rows)
         out.append((start, rows[0]["run_id"], path, rows, bad))
     return out
 
@@ -61,7 +61,7 @@ def py(results_dir):
             if r["outcome"] == "fail" and (m["first_fail"] is None or (start, run_id) < m["first_fail"]):
                 m["first_fail"] = (start, run_id)
             pr = per_run[(r["broker"], (start, run_id, path))]
-            decides = (schema.severity(r["outcome"]), schema.parse_time(r["started_at"]), r["row_id"])
+            decides = (row_schema.severity(r["outcome"]), row_schema.parse_time(r["started_at"]), r["row_id"])
             if _cell(r) not in pr or decides > pr[_cell(r)][0]:
                 pr[_cell(r)] = (decides, r)
     flaky = defaultdict(set)  # cell and build -> the outcomes of its runs

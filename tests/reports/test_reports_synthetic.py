@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import os
 
-from reports import schema, synthetic
+from reports import row_schema, synthetic
 
 
 def test_spark_runs_are_valid_run_folders(spark, tmp_path):
@@ -15,7 +15,7 @@ def test_spark_runs_are_valid_run_folders(spark, tmp_path):
     outcomes = set()
     for folder, n in zip(folders, (1_000, 1_000, 500)):
         with open(os.path.join(folder, "results.jsonl"), encoding="utf-8") as fh:
-            rows = [schema.check_line(line) for line in fh]
+            rows = [row_schema.check_line(line) for line in fh]
         assert [reason for _, reason in rows if reason] == []
         assert [r["row_id"] for r, _ in rows] == list(range(1, n + 1))
         assert {r["run_id"] for r, _ in rows} == {os.path.basename(folder)}
@@ -23,4 +23,4 @@ def test_spark_runs_are_valid_run_folders(spark, tmp_path):
         assert all(r["counterexample"]["steps"] for r, _ in rows if r["outcome"] == "fail")
         with open(os.path.join(folder, "manifest.json"), encoding="utf-8") as fh:
             assert json.load(fh)["rows"] == n
-    assert outcomes == set(schema.OUTCOMES)
+    assert outcomes == set(row_schema.OUTCOMES)

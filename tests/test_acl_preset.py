@@ -1,10 +1,10 @@
-"""``profile=acl`` on Apache Kafka (fixtures/acl.py, protocol/wire.py's SASL/PLAIN) and A2
+"""``preset=acl`` on Apache Kafka (fixtures/acl.py, protocol/wire.py's SASL/PLAIN) and A2
 over it, against the newest release.
 
 * the wire client authenticates as the registered principal, is refused (one line, no
   exception) with a wrong password or an unknown principal, and the broker answers the
   restricted principal as Kafka's authorizer does;
-* A2 on ``kafka:NEWEST,profile=acl`` has a row for every advertised version of each API it
+* A2 on ``kafka:NEWEST,preset=acl`` has a row for every advertised version of each API it
   covers, and every such row passes; on a broker without the profile every A2 row is
   ``unsupported`` saying which profile it needs.
 """
@@ -23,7 +23,7 @@ from protocol.codec import APIS
 
 from tests.test_kafka_target import KAFKA, ROOT, last_run, leftovers, suite
 
-SPEC = f"{KAFKA},profile=acl"
+SPEC = f"{KAFKA},preset=acl"
 A2_APIS = (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
            ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
 
@@ -96,4 +96,4 @@ def test_a2_is_unsupported_on_a_broker_without_the_profile(tmp_path):
     rows = [r for r in read_rows(last_run(tmp_path) / "results.jsonl") if r["property"] == "A2"]
     assert rows and {r["outcome"] for r in rows} == {"unsupported"}, {r["outcome"] for r in rows}
     advertised = [r for r in rows if "not advertise" not in r["message"] and "advertises" not in r["message"]]
-    assert advertised and all("kafka:VERSION,profile=acl" in r["message"] for r in advertised), advertised[:2]
+    assert advertised and all("kafka:VERSION,preset=acl" in r["message"] for r in advertised), advertised[:2]

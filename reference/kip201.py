@@ -16,7 +16,7 @@ the overlay encodes and decodes exactly like the official classes, field names i
 snake_case. :func:`codec` returns the pair of classes, built only when first asked (a broker
 advertised the version), so a normal run loads nothing. A never-released *API* (K2's
 DeletePartitions) is not a version of an official one: it is registered into the codec
-whole (``protocol.codec.register_overlay``, ``conformance/reference/partition_deletion.py``).
+whole (``protocol.codec.register_overlay``, ``reference/partition_deletion.py``).
 
 How a broker says it implements KIP-201
 ---------------------------------------

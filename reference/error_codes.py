@@ -29,6 +29,7 @@ puts there (null on success, not always a message on error).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional
 
 from protocol import ApiKey, Errors
@@ -425,6 +426,40 @@ def downgrade_of(api_key: int, error_code: int, version: int) -> Optional[int]:
     return None
 
 
+# --------------------------------------------------------------------------------------
+# Which codes a response may carry at all (catalogue P2): the union of ``allowed_codes``
+# over the API's versions. Whether a gated code came at a version that predates it is
+# catalogue P5's question (conformance/test_error_codes.py). ApiVersions is not in the
+# tables above (it is not an admin operation); its codes are below. An API in neither
+# place accepts any code Kafka defines (Errors.java).
+# --------------------------------------------------------------------------------------
+
+#: Every code Kafka defines (``Errors.java``).
+ALL_KAFKA_CODES = frozenset(int(e) for e in Errors)
+
+_API_VERSIONS_REQUEST = "clients/src/main/java/org/apache/kafka/common/requests/ApiVersionsRequest.java"
+
+#: ApiVersions (18): codes with their source.
+API_VERSIONS_CODES: dict[int, str] = {
+    Errors.NONE: _src(CONTROLLER_APIS, " handleApiVersionsRequest -> apiVersionManager.apiVersionResponse"),
+    Errors.UNSUPPORTED_VERSION:
+        _src(CONTROLLER_APIS, " hasUnsupportedRequestVersion -> getErrorResponse(UNSUPPORTED_VERSION) (v0 body)"),
+    Errors.INVALID_REQUEST:
+        _src(CONTROLLER_APIS, " !apiVersionRequest.isValid -> getErrorResponse(INVALID_REQUEST); ")
+        + _src(_API_VERSIONS_REQUEST, " isValid (client software name/version pattern, v3+)"),
+    Errors.UNKNOWN_SERVER_ERROR: _src(KAFKA_APIS, " handle -> handleError (any API)"),
+}
+
+
+@lru_cache(maxsize=None)
+def known_error_codes(api_key: int) -> frozenset[int]:
+    """Codes ``api_key`` can return at any version of released Kafka."""
+    if api_key == ApiKey.ApiVersions:
+        return frozenset(API_VERSIONS_CODES)
+    if api_key not in ANY_VERSION:
+        return ALL_KAFKA_CODES
+    versions = range(0, 64)   # every version any schema has; gated codes count from their first
+    return frozenset().union(*(allowed_codes(api_key, v) for v in versions))
 
 
 def _self_check() -> None:

@@ -24,7 +24,7 @@ from protocol.apis import ApiKey
 from protocol.errors import Errors
 from strategies import batches as item_kinds, domain
 from strategies.batches import BASE_CONFIGS
-from .reference import topic_names
+from reference import topic_names
 
 #: The batch APIs under the names the properties import.
 CREATE_TOPICS, CREATE_PARTITIONS = ApiKey.CreateTopics, ApiKey.CreatePartitions

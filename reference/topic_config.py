@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .releases import SEGMENT_BYTES_MIN, Rule
+from .release_lines import SEGMENT_BYTES_MIN, Rule
 
 LOGCONFIG = "apache/kafka storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java"
 TOPICCONFIG = "apache/kafka clients/src/main/java/org/apache/kafka/common/config/TopicConfig.java"

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from conformance.capabilities import lacks
-from conformance.reference import kip201
-from conformance.reference import partition_deletion as pd
+from reference import kip201
+from reference import partition_deletion as pd
 from fixtures.results import read_rows
 from protocol import ApiKey, Errors, codec, requests
 

@@ -1,1 +1,0 @@
-"""Reference data from released Apache Kafka, each row with its source."""
