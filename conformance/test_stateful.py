@@ -1,11 +1,12 @@
 """S1: random sequences of admin requests keep the broker equal to a model of the cluster.
 
-The operations (one class per API), the state machine, the driver and the replay are in
-``conformance/stateful.py``; the model and Kafka's semantics it predicts are in
-``conformance/cluster_model.py``. One row per broker and *focus* API (``api_version`` null): in the row of API X, X's requests are generated in
-full (every advertised version, bad items, duplicates, validate_only) among plain requests
-of the other APIs. A failure is a shrunk script of requests in the row's message and
-counterexample (``input.steps`` is what ``--replay FILE:ROW`` re-runs).
+The operations (one class per API), the runs, the state machine, shrinking and replay are
+the package ``conformance/stateful/``; the model and Kafka's semantics it predicts are in
+``conformance/cluster_model.py``. One row per broker and *focus* API (``api_version``
+null): in the row of API X, X's requests are generated in full (every advertised version,
+bad items, duplicates, validate_only) among plain requests of the other APIs. A failure is
+a shrunk script of requests in the row's message and counterexample (``input.steps`` is
+what ``--replay FILE:ROW`` re-runs).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The parts S1's operation draws are made of (``conformance/stateful.py`` draws one
+"""The parts S1's operation draws are made of (``conformance/stateful/`` draws one
 operation per step, each API with its own strategy built from these).
 
 Nothing here needs a broker: a draw names topics by *slot* (``a``, ``b``, ...; the

@@ -6,7 +6,7 @@ import uuid
 from conformance import cluster_model as cm
 from conformance.config_model import valid_value
 from reference import topic_config
-from conformance.stateful import Strategies, render
+from conformance.stateful.steps import Strategies, render
 from protocol.apis import ApiKey, ConfigSource
 from protocol.errors import Errors
 

@@ -1,0 +1,143 @@
+"""S1's driver: one row runs as a hypothesis ``RuleBasedStateMachine`` (the operations drawn by
+``steps.py``, the invariants of ``invariants.py`` after every step), its failure is shrunk
+by hypothesis within a time limit, made minimal and confirmed (``minimise.py``) and
+reported as the row's message and counterexample; ``--replay FILE:ROW`` re-runs a recorded
+counterexample without hypothesis.
+
+Hypothesis has no setting for how long shrinking may take: the limit is the module global
+``MAX_SHRINKING_SECONDS`` of ``hypothesis/internal/conjecture/engine.py``
+(HypothesisWorks/hypothesis, ``hypothesis-python/src/``), left "monkeypatchable, for the
+rare users who need to keep on shrinking" (its comment). :func:`shrinking_limited_to` sets
+it for one row and puts back what was there, whatever the row's outcome.
+"""
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+from hypothesis import HealthCheck, Phase, seed, settings
+from hypothesis.errors import FlakyFailure
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
+
+from fixtures.harness import BrokerGone, Unsupported, Violation
+from protocol import apis
+
+from .invariants import check_invariants
+from .minimise import minimal
+from .row import Row
+from .run import play
+from .steps import BY_NAME, Strategies
+
+#: Steps per example, and the seconds hypothesis may spend shrinking one failure, by profile.
+STEPS = {"ci": 10, "dev": 20, "release": 40}
+SHRINK_SECONDS = {"ci": 3, "dev": 20, "release": 90}
+#: The engine global that bounds shrinking (see the module docstring).
+SHRINK_LIMIT = "MAX_SHRINKING_SECONDS"
+
+
+@contextmanager
+def shrinking_limited_to(seconds: float):
+    """Bound the time hypothesis spends shrinking (each try re-runs a sequence against the
+    broker) while the block runs; afterwards the engine's limit is what it was before (or
+    absent again, if it was absent), also when the block raises."""
+    from hypothesis.internal.conjecture import engine
+    absent = object()
+    before = getattr(engine, SHRINK_LIMIT, absent)
+    setattr(engine, SHRINK_LIMIT, seconds)
+    try:
+        yield
+    finally:
+        if before is absent:
+            delattr(engine, SHRINK_LIMIT)
+        else:
+            setattr(engine, SHRINK_LIMIT, before)
+
+
+def machine_class(row: Row):
+    """The state machine of ``row``: every example starts with a plain CreateTopics, then
+    draws steps; the invariants hold after each; its topics are deleted at the end."""
+    strategies = Strategies(row)
+    first, steps = strategies.first_step(), strategies.steps()
+
+    class S1Machine(RuleBasedStateMachine):
+        """The cluster model against one broker (``docs/stateful.md``)."""
+
+        def __init__(self):
+            super().__init__()
+            self.run = row.new_run()
+
+        @initialize(op=first)
+        def create_first_topics(self, op):
+            self.run.execute(op)
+
+        @rule(op=steps)
+        def step(self, op):
+            self.run.execute(op)
+
+        @invariant()
+        def broker_equals_model(self):
+            check_invariants(self.run)
+
+        def teardown(self):
+            self.run.cleanup()
+
+    S1Machine.__name__ = S1Machine.__qualname__ = f"S1{apis.api_name(row.focus)}"
+    return S1Machine
+
+
+def run_s1(check, focus: int) -> None:
+    """S1's row of ``focus`` on ``check``'s broker: learn the broker, then run the state
+    machine (or, with ``--replay``, the recorded counterexample); a failure becomes the row's
+    message and counterexample."""
+    row = Row(check, focus)
+    row.require()
+    recorded = check._replay_input     # --replay: the counterexample to re-run, or None
+    try:
+        row.learn()
+    except Violation:
+        failure = row.last_failure or {"sub": "", "ops": [], "script": row.setup_script,
+                                       "requests": list(check.steps), "problem": "setup failed"}
+        raise row.violation(failure) from None
+    check.steps = []
+    check.expectations = []
+    if recorded is not None:
+        replay_counterexample(row, recorded)
+        return
+    profile = row.profile
+    machine_settings = settings(max_examples=check.session.max_examples,
+                                stateful_step_count=STEPS.get(profile, 20), deadline=None, database=None,
+                                report_multiple_bugs=False, derandomize=False,
+                                suppress_health_check=list(HealthCheck),
+                                phases=[Phase.explicit, Phase.generate, Phase.shrink])
+    machine = seed(check.seed)(machine_class(row))
+    try:
+        with shrinking_limited_to(SHRINK_SECONDS.get(profile, 30)):
+            run_state_machine_as_test(machine, settings=machine_settings)
+    except BrokerGone:
+        row.keep_current()
+        raise
+    except Violation:
+        raise row.violation(*minimal(row, row.last_failure)) from None
+    except FlakyFailure as flaky:
+        if row.first_failure is None or not any(isinstance(e, Violation) for e in flaky.exceptions):
+            raise
+        raise row.violation(row.first_failure, " (intermittent: the shrunk sequence passed when run again; "
+                                               "this is the first failing sequence)") from None
+
+
+def replay_counterexample(row: Row, value: dict) -> None:
+    """Re-run the recorded operations of a counterexample (on any broker that advertises
+    the versions they were sent at; otherwise the replay is unsupported there)."""
+    for op in value.get("steps") or []:
+        operation = BY_NAME.get(op["api"])
+        if "v" in op and operation is not None:
+            rng = row.ranges.get(operation.api)
+            if rng is None or not rng[0] <= op["v"] <= rng[1]:
+                have = f"v{rng[0]}-{rng[1]}" if rng else "no version"
+                raise Unsupported(f"the counterexample sends {op['api']} v{op['v']}; this broker advertises {have}")
+    try:
+        play(row, value.get("steps") or [], value.get("sub"))
+    except BrokerGone:
+        row.keep_current()
+        raise
+    except Violation:
+        raise row.violation(row.last_failure) from None

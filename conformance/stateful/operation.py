@@ -1,0 +1,106 @@
+"""What an operation of S1 is: one admin API, arranged as hypothesis arranges a rule.
+
+An operation is JSON (``{"api": name, "v": version, ...}``, topics named by *slot*, see
+``strategies/stateful.py``). It is drawn with symbolic parts (deltas, offset choices),
+resolved against the model (``conformance/cluster_model.py``) into the concrete operation
+that is sent and recorded, and its answer's entries are checked against the model's
+prediction. Requests are built by ``protocol/requests.py`` and answers read by
+``protocol/apis.py`` (the fields of Kafka's message schemas,
+``clients/src/main/resources/common/message/*.json`` in apache/kafka); the subclasses are in
+``topic_operations.py``, ``config_operations.py`` and ``log_operations.py``, listed in draw
+order by ``steps.OPERATIONS``.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from hypothesis.strategies import SearchStrategy
+
+from protocol import apis
+from protocol.apis import ApiKey
+
+from .. import cluster_model as cm
+
+if TYPE_CHECKING:
+    from .row import Row
+    from .run import Run
+    from .steps import Strategies
+
+
+class Operation:
+    """One admin API in S1, arranged as a hypothesis rule is: its strategy (:meth:`draw`,
+    focused in its own row, plain in others) and its precondition (:meth:`enabled`: may a
+    plain request of it be drawn in this row; :meth:`resolve` returns None where the model's
+    state leaves nothing to send). Then how the drawn operation is made concrete against
+    the model (:meth:`resolve`), read in a script (:meth:`render`), and sent and checked
+    (:meth:`perform`: :meth:`items` names the topics, :meth:`predict` asks the model,
+    :meth:`request` builds the body with ``protocol.requests``, :meth:`entries` reads the
+    answer's per-item results with ``protocol.apis``)."""
+
+    api: ApiKey
+    #: The operation's list of items (what plain requests keep and the minimiser trims).
+    field = "topics"
+    #: A row of its own (a focus), and plain requests in other APIs' rows.
+    focus = True
+    plain = True
+    #: Its row also checks DescribeConfigs of every topic (a config row), or produces and
+    #: checks every partition's log start/end offsets (a log row).
+    config_row = False
+    log_row = False
+    #: The versions S1 sends, within the broker's advertised range and the suite's schemas.
+    min_version, max_version = 0, None
+    #: Script text after a NONE entry (``extra(expect, entry)``), or None.
+    extra = None
+
+    @property
+    def name(self) -> str:
+        return self.api.name
+
+    # -- drawing ---------------------------------------------------------------------------
+    def draw(self, s: Strategies, focused: bool) -> SearchStrategy[dict]:
+        raise NotImplementedError
+
+    def enabled(self, row: Row) -> bool:
+        """Precondition of a plain request of this API in ``row``."""
+        return self.plain and self.api != row.focus and self.api in row.ranges
+
+    def support(self, row: Row) -> int:
+        """How many times a step's options list this operation besides focus and plain."""
+        return 0
+
+    # -- resolving -------------------------------------------------------------------------
+    def keep_plain(self, m: cm.Model, items: list) -> list:
+        """The items a plain request keeps: those naming a topic the model has."""
+        return [t for t in items if m.name(t["slot"]) in m.topics]
+
+    def resolve(self, run: Run, op: dict) -> dict | None:
+        """The concrete operation (``op`` is a copy), or None: nothing to send."""
+        return op
+
+    # -- the script ------------------------------------------------------------------------
+    def render(self, op: dict, n) -> str:
+        """The request's body in a script line; ``n(slot)`` is the topic's short name."""
+        raise NotImplementedError
+
+    # -- sending ---------------------------------------------------------------------------
+    def perform(self, run: Run, op: dict, line: str) -> None:
+        items = self.items(run, op)
+        expects = self.predict(run, items, op)
+        resp = run.send(self.api, op["v"], self.request(op["v"], items, op), line)
+        run.answer(line, expects, self.entries(run, resp, items, op), self.extra,
+                   api=self.api, items=items, version=op["v"], everything=items is not None)
+
+    def items(self, run: Run, op: dict) -> list:
+        """The operation's items with topic names, as the model method takes them."""
+        raise NotImplementedError
+
+    def predict(self, run: Run, items: list, op: dict) -> list[cm.Expect]:
+        raise NotImplementedError
+
+    def request(self, v: int, items: list, op: dict) -> dict:
+        raise NotImplementedError
+
+    def entries(self, run: Run, resp: dict, items: list, op: dict) -> list[tuple[tuple, int, dict]]:
+        """``(key, error code, entry)`` per result entry of the answer."""
+        field = apis.spec(self.api).item
+        return [(("name", e.get(field)), e["error_code"], e) for e in apis.results(self.api, resp)]

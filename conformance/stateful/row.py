@@ -1,0 +1,209 @@
+"""One row of S1 (a :class:`Row`): the check behind it (``fixtures/harness.py``'s ``Check``),
+its focus API and the invariants it watches, the versions S1 may send (the broker's advertised
+range ∩ the suite's schemas), what a fresh topic looks like on this broker (learnt from a
+probe topic: the broker count from Metadata, the config defaults from DescribeConfigs), the
+examples it runs, and its failures as the row's message and counterexample
+(``docs/results.md``: ``input.steps`` are the operations ``--replay`` re-runs).
+"""
+from __future__ import annotations
+
+from fixtures import waiting
+from fixtures.harness import Counterexample, Unsupported, Violation
+from protocol import apis, requests
+from protocol.apis import ApiKey
+from protocol.codec import APIS
+from protocol.errors import Errors, error_name
+
+from .. import cluster_model as cm
+from .run import Run, abbreviate
+from .steps import BY_KEY, OPERATIONS
+
+#: How long an observation may take to match the model (Kafka applies metadata and
+#: config changes asynchronously); shorter while shrinking a failure already confirmed
+#: (the minimal sequence is confirmed again with the full time before it is reported).
+SETTLE_SECONDS, SETTLE_WHILE_SHRINKING = waiting.SETTLE_S, 0.4
+#: Once a request went unanswered, shrinking waits this long for answers (a silent
+#: broker would otherwise cost a full request timeout per try); the minimal sequence is
+#: confirmed with the full ``--request-timeout`` before it is reported.
+SHRINK_REQUEST_TIMEOUT = 2.0
+#: The lowest ListOffsets version the log rows' invariant reads offsets with.
+LIST_OFFSETS_SINCE = 1
+#: The last lines of the script a failing row's message shows.
+SCRIPT_LINES_IN_MESSAGE = 12
+
+
+class Row:
+    """S1's side of one check (one result row: the broker and the focus API): the versions it
+    may send, what a fresh topic looks like, the example being run, the failures found."""
+
+    def __init__(self, check, focus: int):
+        self.check = check
+        self.focus = focus
+        self.profile = check.session.profile
+        self.watch_configs = BY_KEY[focus].config_row
+        self.watch_logs = BY_KEY[focus].log_row
+        self.ranges = self._ranges()
+        self.client = check.client()
+        self.defaults = cm.Defaults()
+        self.failures = 0
+        self.first_failure: dict | None = None
+        self.last_failure: dict | None = None
+        self.setup_script: list[str] = []
+        self.current_run: Run | None = None
+        self.shrinking = False          # a failure was confirmed: candidates get short settles
+
+    def _ranges(self) -> dict[int, tuple[int, int]]:
+        out = {}
+        wanted = {o.api: (o.min_version, o.max_version) for o in OPERATIONS}
+        wanted[ApiKey.ListOffsets] = (LIST_OFFSETS_SINCE, None)      # the log rows' invariant
+        for api, (low, ceiling) in wanted.items():
+            adv = self.check.broker.advertised(api)
+            if adv is None:
+                continue
+            lo = max(adv[0], low)
+            hi = min(adv[1], APIS[api].max_version, ceiling if ceiling is not None else 1 << 15)
+            if lo <= hi:
+                out[api] = (lo, hi)
+        return out
+
+    def require(self) -> None:
+        check = self.check
+        check.require(self.focus)
+        if self.focus not in self.ranges:
+            raise Unsupported(f"no {apis.api_name(self.focus)} version both the broker and the suite's schemas have")
+        for api in (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics):
+            if api not in self.ranges:
+                raise Unsupported(f"S1 needs {api.name} to set up and observe topics; the broker does not advertise it")
+        if self.ranges[ApiKey.Metadata][1] < 1:
+            raise Unsupported("S1 needs Metadata v1+ (all topics)")
+        if self.watch_configs and (ApiKey.DescribeConfigs not in self.ranges
+                                   or self.ranges[ApiKey.DescribeConfigs][1] < 1):
+            raise Unsupported("the config rows of S1 need DescribeConfigs v1+")
+        check.require_mutations()
+
+    # -- timing ------------------------------------------------------------------------------
+    def settle_seconds(self) -> float:
+        return SETTLE_WHILE_SHRINKING if self.shrinking else SETTLE_SECONDS
+
+    # -- learning what a fresh topic looks like -------------------------------------------------
+    def learn(self) -> None:
+        """Broker count from Metadata; a probe topic, created and deleted, shows that topics
+        can be deleted (a broker with ``delete.topic.enable=false`` cannot be asked: S1 deletes
+        in every row and cleans up by deleting); in config rows, DescribeConfigs of the fresh
+        probe gives the config defaults."""
+        run = Run(self, self.check.topic("s1-probe"))
+        v = self.ranges[ApiKey.Metadata][1]
+        # no topic asked, so none created: the schema's default flag, as S1 always sent it
+        resp = run.send(ApiKey.Metadata, v, requests.metadata(v, [], allow_auto_topic_creation=True),
+                        "(setup) Metadata")
+        self.defaults.brokers = max(1, len(resp.get("brokers") or []))
+        name = run.model.name("fresh")
+        cv = self.ranges[ApiKey.CreateTopics][1]
+        body = requests.create_topics(cv, [requests.topic(name)])
+        line = f"(setup) CreateTopics v{cv} {{topics: [{name} (1 partition)]}}"
+        try:
+            resp = run.send(ApiKey.CreateTopics, cv, body, line)
+            codes = [t["error_code"] for t in apis.results(ApiKey.CreateTopics, resp)]
+            if codes != [Errors.NONE]:
+                run.fail(f"setup: creating a plain topic answered {[error_name(c) for c in codes]}", line)
+            run.script.append(f"{line} -> NONE")
+            if self.watch_configs:
+                self._learn_configs(run, name)
+            deleted = self.delete_names([name])
+            dv = self.ranges[ApiKey.DeleteTopics][1]
+            if deleted.get(name) == Errors.TOPIC_DELETION_DISABLED or (
+                    dv < 3 and deleted.get(name) == Errors.INVALID_REQUEST):
+                raise Unsupported(f"the broker does not delete topics (DeleteTopics v{dv} answered "
+                                  f"{error_name(deleted[name])}); S1 deletes topics in every row")
+        finally:
+            self.setup_script = run.script
+            try:
+                self.delete_owned(run.model.owns)
+            except Violation:
+                pass
+
+    def _learn_configs(self, run: Run, name: str) -> None:
+        dv = self.ranges[ApiKey.DescribeConfigs][1]
+        dbody = requests.describe_configs(dv, [(name, None)])
+        dline = f"(setup) DescribeConfigs v{dv} {{resources: [{name} (all keys)]}}"
+
+        def described():
+            return apis.result_for(ApiKey.DescribeConfigs, run.send(ApiKey.DescribeConfigs, dv, dbody, dline), name)
+
+        def code_of(res):
+            return res[0]["error_code"] if len(res) == 1 else None
+
+        _, res = waiting.eventually(described, lambda res: code_of(res) == Errors.NONE, within=SETTLE_SECONDS)
+        code = code_of(res)
+        if code != Errors.NONE:
+            run.fail(f"setup: DescribeConfigs of a fresh topic answered "
+                     f"{error_name(code) if code is not None else f'{len(res)} results'}", f"{dline} -> {code}")
+        run.script.append(f"{dline} -> NONE ({len(res[0].get('configs') or [])} configs)")
+        self.defaults.configs = {c["name"]: (c.get("value"), c.get("config_source"))
+                                 for c in res[0].get("configs") or []}
+        self.defaults.configs_known = True
+
+    def delete_owned(self, owns) -> dict:
+        """Delete the topics ``owns`` accepts; their DeleteTopics codes by name."""
+        v = self.ranges[ApiKey.Metadata][1]
+        resp = self.client.answered(ApiKey.Metadata, v, requests.metadata(v))
+        return self.delete_names(sorted(t["name"] for t in apis.results(ApiKey.Metadata, resp) if owns(t.get("name"))))
+
+    def delete_names(self, names: list[str]) -> dict:
+        if not names:
+            return {}
+        dv = self.ranges[ApiKey.DeleteTopics][1]
+        resp = self.client.answered(ApiKey.DeleteTopics, dv, requests.delete_topics(dv, names))
+        return {r.get("name"): r["error_code"] for r in apis.results(ApiKey.DeleteTopics, resp)}
+
+    # -- runs and failures ------------------------------------------------------------------------
+    def new_run(self, sub: str | None = None) -> Run:
+        self.check.examples += 1
+        self.check.steps = []
+        self.check.expectations = []
+        self.check.unanswered = None
+        self.current_run = Run(self, sub or self.check.topic("s1"))
+        return self.current_run
+
+    def record_failure(self, run: Run, problem: str) -> None:
+        self.failures += 1
+        self.shrinking = True
+        if self.check.unanswered is not None:
+            self.client.conn.set_timeout(min(SHRINK_REQUEST_TIMEOUT, self.check.request_timeout))
+        if self.check.first_failure_at is None:
+            self.check.first_failure_at = self.check.examples
+        failure = {"sub": run.sub, "ops": list(run.ops), "script": list(run.script),
+                   "requests": list(self.check.steps), "expect": list(self.check.expectations),
+                   "problem": problem}
+        if self.first_failure is None:
+            self.first_failure = failure
+        self.last_failure = failure
+
+    def header(self, sub: str) -> str:
+        return f"# S1, focus {apis.api_name(self.focus)}; kac-.. is {sub}"
+
+    def message(self, run: Run, problem: str) -> str:
+        lines = run.script[-SCRIPT_LINES_IN_MESSAGE:]
+        skipped = len(run.script) - len(lines)
+        return "\n".join([abbreviate(problem, run.sub), self.header(run.sub)]
+                         + ([f"   ... {skipped} earlier line(s)"] if skipped else []) + lines)
+
+    def counterexample(self, failure: dict) -> Counterexample:
+        return Counterexample({"sub": failure["sub"], "steps": failure["ops"]}, failure["requests"],
+                              expect=failure.get("expect") or [],
+                              script=[self.header(failure["sub"])] + failure["script"],
+                              prefix=self.check.prefix)
+
+    def keep_current(self) -> None:
+        """The broker died during a run: keep that run's sequence as the counterexample."""
+        run = self.current_run
+        if run is not None:
+            self.check.set_counterexample(self.counterexample(
+                {"sub": run.sub, "ops": list(run.ops), "script": list(run.script),
+                 "requests": list(self.check.steps), "expect": list(self.check.expectations)}))
+
+    def violation(self, failure: dict, note: str = "") -> Violation:
+        self.check.set_counterexample(self.counterexample(failure))
+        lines = failure["script"][-SCRIPT_LINES_IN_MESSAGE:]
+        return Violation("\n".join([abbreviate(failure["problem"], failure["sub"]) + note, self.header(failure["sub"])]
+                                   + lines))

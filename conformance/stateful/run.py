@@ -1,0 +1,151 @@
+"""One example of S1 (a :class:`Run`): its sub-prefix, its model, the operations it sent and
+its script; how a drawn operation is resolved and sent, how the answer is checked against
+the model's prediction and the model updated (the model, its predictions and effects are
+``conformance/cluster_model.py``, after ``docs/reference-semantics.md``); and
+:func:`play`, which runs recorded operations as one example without hypothesis (for the
+minimiser and ``--replay``).
+"""
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from fixtures.harness import Violation
+from protocol import apis
+from protocol.errors import Errors, error_name
+
+from .. import cluster_model as cm
+from .expectations import codes_text, expected_answer, expected_entry
+from .invariants import check_invariants
+from .steps import BY_NAME, render
+
+if TYPE_CHECKING:
+    from .row import Row
+
+#: After a cleanup.policy change, how long a partition's log may still use the old policy.
+POLICY_SETTLE_SECONDS = 2.0
+
+
+def abbreviate(text: str, sub: str) -> str:
+    """``text`` with the example's sub-prefix written ``kac-..`` (as scripts show it)."""
+    return text.replace(sub + "-", "kac-..-")
+
+
+class Run:
+    """One example: a fresh sub-prefix, an empty model, the operations and the script."""
+
+    def __init__(self, row: Row, sub: str):
+        self.row = row
+        self.check = row.check
+        self.client = row.client
+        self.sub = sub
+        self.model = cm.Model(sub, row.defaults)
+        self.ops: list[dict] = []
+        self.script: list[str] = []
+        self.unsettled: dict[str, float] = {}       # topic -> until when its policy may lag
+        self.stated: list = []                      # the last observation's expectations, deferred
+                                                    # (invariants.py)
+
+    # -- failing ------------------------------------------------------------------------
+    def fail(self, problem: str, line: str | None = None):
+        if line is not None:
+            self.script.append(line)
+        self.script.append(f"   !! {abbreviate(problem, self.sub)}")
+        self.row.record_failure(self, problem)
+        raise Violation(self.row.message(self, problem))
+
+    def send(self, api: int, v: int, body: dict, line: str) -> dict:
+        try:
+            return self.client.answered(api, v, body)
+        except Violation as exc:
+            self.fail(f"{apis.api_name(api)} v{v}: {exc}", f"{line} -> no answer")
+
+    # -- resolving drawn operations -------------------------------------------------------
+    def resolve(self, op: dict) -> dict | None:
+        operation = BY_NAME[op["api"]]
+        op = dict(op)
+        if op.get("plain"):
+            items = operation.keep_plain(self.model, op[operation.field])
+            if not items:
+                return None
+            op = {**op, operation.field: items}
+        return operation.resolve(self, op)
+
+    # -- executing -------------------------------------------------------------------------
+    def execute(self, drawn: dict) -> None:
+        op = self.resolve(drawn)
+        if op is None:
+            return
+        self.ops.append(op)
+        BY_NAME[op["api"]].perform(self, op, render(op, self.sub))
+
+    def answer(self, line, expects, entries, describe_extra=None, api=None, items=None, version=None,
+               everything=True):
+        """Check the entries against the predictions, apply the effects, script the line."""
+        if api is not None:
+            expected_answer(self, api, expects, everything)
+        problem, pairs = cm.match(expects, entries)
+        if problem:
+            got = ", ".join(f"{self._label(k)}: {error_name(c)}" for k, c, _ in entries) or "no results"
+            self.fail(problem, f"{line} -> {got}")
+        parts, wrong = [], None
+        for e, code, entry in pairs:
+            text = error_name(code)
+            if code not in e.allowed:
+                text += f" (expected {codes_text(e.allowed)}: {e.why})"
+                wrong = wrong or f"{self._label(e.key)}: {error_name(code)}, expected {codes_text(e.allowed)} ({e.why})"
+            elif code == Errors.NONE and e.verify:
+                bad = e.verify(entry)
+                if bad:
+                    text += f" ({bad})"
+                    wrong = wrong or f"{self._label(e.key)}: {bad}"
+                    if api is not None:
+                        expected_entry(self, api, e.key, items, version)
+            if describe_extra and code == Errors.NONE:
+                text += describe_extra(e, entry)
+            parts.append((self._label(e.key), text))
+        result = parts[0][1] if len(parts) == 1 else ", ".join(f"{k}: {t}" for k, t in parts)
+        if wrong:
+            self.fail(wrong, f"{line} -> {result}")
+        for e, code, entry in pairs:
+            if code == Errors.NONE and e.effect:
+                e.effect(entry)
+        self.script.append(f"{line} -> {result}")
+
+    def _label(self, key) -> str:
+        if key[0] == "partition":
+            return abbreviate(f"{key[1]}-{key[2]}", self.sub)
+        if key[0] == "id":
+            return f"id {str(key[1])[:8]}"
+        return abbreviate(str(key[1]), self.sub)
+
+    def policy_watch(self):
+        m = self.model
+        return {n: m.policy_deletes(t) for n, t in m.topics.items()}
+
+    def policy_changed(self, before):
+        m = self.model
+        for n, t in m.topics.items():
+            if n in before and before[n] != m.policy_deletes(t):
+                self.unsettled[n] = time.monotonic() + POLICY_SETTLE_SECONDS
+
+    # -- cleanup -----------------------------------------------------------------------------
+    def cleanup(self) -> None:
+        """Delete every topic under this example's sub-prefix (nothing is checked)."""
+        try:
+            self.row.delete_owned(lambda name: self.model.owns(name))
+        except Violation:
+            pass
+
+
+def play(row: Row, ops: list[dict], sub: str | None = None) -> None:
+    """Run operations in order as one example, without hypothesis, checking the invariants
+    before the first and after every step (as the state machine does)."""
+    run = row.new_run(sub)
+    try:
+        check_invariants(run)
+        for op in ops:
+            run.execute(op)
+            check_invariants(run)
+    finally:
+        run.cleanup()

@@ -1,0 +1,84 @@
+"""S1 bounds hypothesis's shrinking by setting the engine's ``MAX_SHRINKING_SECONDS`` (a module
+global hypothesis leaves monkeypatchable, ``conformance/stateful/driver.py``) and puts it
+back after every check: after a passing one, after a failing one, and when the block
+raises. A second property, or a second run in the same process, shrinks with hypothesis's
+own limit again.
+
+The S1 checks run as users run them, in a subprocess, with ``tests/shrink_limit_probe.py``
+reading the global before each check, while hypothesis's engine runs and shrinks, and after
+it. The passing row is S1's baseline from tests/test_stateful_can_fail.py
+(``proxy:none@proxy:kafka-s1-shim@noida``, Metadata); the failing one is tansu's Metadata row
+(tansu answers Metadata with topics that were not asked).
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis.internal.conjecture import engine
+
+from conformance.stateful.driver import SHRINK_LIMIT, SHRINK_SECONDS, shrinking_limited_to
+from fixtures.results import read_rows
+
+ROOT = Path(__file__).resolve().parents[1]
+PASSING = "proxy:none@proxy:kafka-s1-shim@noida"
+FAILING = "tansu"
+
+
+def test_the_limit_is_set_inside_and_restored_after_the_block_also_when_it_raises():
+    before = getattr(engine, SHRINK_LIMIT)
+    with shrinking_limited_to(before + 7):
+        assert getattr(engine, SHRINK_LIMIT) == before + 7
+    assert getattr(engine, SHRINK_LIMIT) == before
+    with pytest.raises(KeyError):
+        with shrinking_limited_to(before + 8):
+            assert getattr(engine, SHRINK_LIMIT) == before + 8
+            raise KeyError("a check that fails")
+    assert getattr(engine, SHRINK_LIMIT) == before
+
+
+def test_a_limit_that_was_absent_is_absent_again():
+    before = getattr(engine, SHRINK_LIMIT)
+    delattr(engine, SHRINK_LIMIT)
+    try:
+        with shrinking_limited_to(5):
+            assert getattr(engine, SHRINK_LIMIT) == 5
+        assert not hasattr(engine, SHRINK_LIMIT)
+    finally:
+        setattr(engine, SHRINK_LIMIT, before)
+
+
+@pytest.fixture(scope="module")
+def probed(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("s1-limit")
+    probe = tmp / "probe.jsonl"
+    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "conformance/test_stateful.py", "-q", "-p", "no:cacheprovider",
+         "-p", "tests.shrink_limit_probe", "--probe-shrink-limit", str(probe),
+         "--property", "S1", "--profile", "ci", "--seed", "1", "-k", "Metadata",
+         "--broker", FAILING, "--broker", PASSING, "--results-dir", str(tmp / "results")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = read_rows(Path((tmp / "last-run").read_text().strip()) / "results.jsonl")
+    records = [json.loads(line) for line in probe.read_text().splitlines()]
+    return {r["broker"]: r for r in rows}, records[0]["session"], {
+        next(spec for spec in (PASSING, FAILING) if f"[{spec}-" in r["test"]): r for r in records[1:]}
+
+
+@pytest.mark.parametrize("spec,outcome", [(PASSING, "pass"), (FAILING, "fail")])
+def test_after_an_s1_check_hypothesis_has_its_own_limit_again(probed, spec, outcome):
+    rows, session, checks = probed
+    assert rows[spec]["outcome"] == outcome, rows[spec]
+    limit = SHRINK_SECONDS["ci"]
+    assert session != limit, session                 # else restoring could not be told from not
+    check = checks[spec]
+    assert check["before"] == session, check          # the check before it left it as it was
+    assert check["run"] and set(check["run"]) == {limit}, check     # the engine ran under S1's limit
+    if outcome == "fail":
+        assert check["shrink_interesting_test_cases"] == [limit], check
+    assert check["after"] == session, check
