@@ -37,6 +37,7 @@ from protocol.errors import error_name
 from strategies.domain import INT32_MAX, INT32_MIN, LEGAL_CHARS
 
 from .parametrize import every_version
+from reference.modes import DELETE_TOPICS_NAME_AND_ID, DELETE_TOPICS_REPEATED
 
 SEED_002 = "seed 002 (KIP-4 DeleteTopics vote)"
 KAFKA_CONTROLLER_APIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
@@ -198,7 +199,8 @@ def _materialise(check, admin, roles, order, hint):
 
 @pytest.mark.prop("D2", source=f"{SEED_002} point 2 (extra entries ignored); released Kafka: "
                                f"{KAFKA_CONTROLLER_APIS} deleteTopics (duplicateProvidedNames -> "
-                               "INVALID_REQUEST 'Duplicate topic name.', not deleted)")
+                               "INVALID_REQUEST 'Duplicate topic name.', not deleted); ZooKeeper mode: "
+                               "reference/modes.py DELETE_TOPICS_REPEATED")
 @pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
 def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(check, api_key, version):
     """A name listed more than once in one request gets one entry, INVALID_REQUEST (42),
@@ -206,9 +208,18 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
 
     This is ``ControllerApis.deleteTopics``: ``addProvidedName`` moves a repeated name to
     ``duplicateProvidedNames``, which answer "Duplicate topic name." and are never looked
-    up. KIP-4 (seed 002, point 2) had said the extra entries are ignored; ZooKeeper-era
-    Kafka collapsed them (a set) and deleted the topic. Neither answers twice."""
+    up. KIP-4 (seed 002, point 2) had said the extra entries are ignored. A ZooKeeper-mode
+    broker (3.x) answers every listing as it would a single one and deletes the topic
+    (``KafkaApis``' ZooKeeper branch; reference/modes.py ``DELETE_TOPICS_REPEATED``)."""
     client, admin = _setup(check, version)
+    rule = DELETE_TOPICS_REPEATED.now()
+
+    def wanted(kind: str, count: int) -> list[int]:
+        single = Errors.NONE if kind == "existing" else Errors.UNKNOWN_TOPIC_OR_PARTITION
+        if count == 1:
+            return [single]
+        code = single if rule.code is None else rule.code
+        return [code] * (count if rule.entries == "each" else 1)
 
     def duplicates(layout):
         roles, order = layout
@@ -217,24 +228,20 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
         codes = _codes_by_name(got)
         extra = sorted(set(codes) - set(names), key=str)
         expect(not extra, f"v{version}: entries for names not requested: {extra}")
-        kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing"]
+        refused = rule.code is not None
+        kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing" and refused]
         for n, (kind, count) in zip(names, roles):
-            check.expect_field(["responses", {"name": n}, "error_code"],
-                               [Errors.INVALID_REQUEST if count > 1 else Errors.NONE], count=1,
-                               says=f"{kind} topic {n!r} listed {count} time(s): one entry "
-                                    f"{'42 INVALID_REQUEST' if count > 1 else '0 NONE'}")
+            want = wanted(kind, count)
+            check.expect_field(["responses", {"name": n}, "error_code"], want[:1], count=len(want),
+                               says=f"{kind} topic {n!r} listed {count} time(s): {len(want)} entr"
+                                    f"{'y' if len(want) == 1 else 'ies'} {_name(want[0])}")
         for n, (kind, count) in zip(names, roles):
-            c = codes.get(n, [])
-            if count > 1:
-                expect(c == [Errors.INVALID_REQUEST],
-                       f"v{version}: {kind} topic listed {count} times answered "
-                       f"{[_name(x) for x in c]}, expected one entry 42 INVALID_REQUEST")
-            else:
-                expect(c == [Errors.NONE], f"v{version}: topic listed once beside a duplicate answered "
-                                    f"{[_name(x) for x in c]}, expected one entry 0 NONE")
+            c, want = codes.get(n, []), wanted(kind, count)
+            expect(c == want, f"v{version}: {kind} topic listed {count} time(s) answered "
+                              f"{[_name(x) for x in c]}, expected {[_name(x) for x in want]}")
         gone = [n for n in kept if not _exists(admin, n)]
         expect(not gone, f"v{version}: a topic listed more than once was deleted ({gone})")
-        singles = [n for n, (_, count) in zip(names, roles) if count == 1]
+        singles = [n for n, (kind, count) in zip(names, roles) if kind == "existing" and (count == 1 or not refused)]
         left = _still_listed(admin, singles)
         expect(not left, f"v{version}: topics answered NONE still listed after {_settle(admin):.0f}s: {sorted(left)}")
         gone = [n for n in kept if not _exists(admin, n)]
@@ -518,6 +525,20 @@ D6_ANSWERS = {
     "both": ("name", Errors.INVALID_REQUEST, "{name!r} by name and id in one entry: 42 INVALID_REQUEST"),
 }
 
+def d6_expected(kinds) -> dict[str, tuple[int, int]]:
+    """Per kind of entry: (how many answer entries, their code) for the broker under check.
+    KRaft's as listed in D6_ANSWERS; a ZooKeeper-mode broker answers a topic named twice
+    (dup-id, split) once per listing as a single listing, and fails the whole request when
+    an entry has name and id (reference/modes.py)."""
+    if "both" in kinds and DELETE_TOPICS_NAME_AND_ID.now() == "the request":
+        return {k: (ENTRIES_PER_KIND[k], Errors.INVALID_REQUEST) for k in ID_KINDS}
+    out = {k: (1, code) for k, (_, code, _) in D6_ANSWERS.items()}
+    out.update({"neither": (1, Errors.INVALID_REQUEST), "split": (1, Errors.INVALID_REQUEST)})
+    if DELETE_TOPICS_REPEATED.now().code is None:
+        out.update({"dup-id": (2, Errors.NONE), "split": (2, Errors.NONE)})
+    return out
+
+
 @pytest.mark.prop("D6", source=f"{KAFKA_CONTROLLER_APIS} deleteTopics ('You may not specify both topic name "
                                "and topic id.', 'Neither topic name nor id were specified.', 'Duplicate topic id.', "
                                "'The provided topic name maps to an ID that was already supplied.'); "
@@ -533,6 +554,10 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
     * neither (null name, zero id): INVALID_REQUEST, one entry each;
     * one id twice: one INVALID_REQUEST entry, the topic stays;
     * a topic by name and by its id in two entries: one INVALID_REQUEST entry, it stays.
+
+    A ZooKeeper-mode broker (3.x) answers the last two as it answers a name listed twice (an
+    entry per listing, deleted: ``DELETE_TOPICS_REPEATED``) and refuses a whole request with
+    a name-and-id entry (``DELETE_TOPICS_NAME_AND_ID``, reference/modes.py).
 
     Ids come from Metadata (v10+). A broker that reports no topic ids cannot be asked to
     delete by id: if the rest holds, the row is unsupported and says so."""
@@ -564,18 +589,23 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
             if name is not None and tid is not None and real.get(name) == tid:
                 check.expect_id_of(name, tid, step=len(check.steps))
         got, _ = _delete(client, version, [entries[i] for i in order], 30_000)
+        want = d6_expected([kind for kind, _, _ in items])
         for kind, name, tid in items:
             if kind in D6_ANSWERS:
                 field, code, says = D6_ANSWERS[kind]
+                count, code = want[kind]
+                if (count, code) != (1, D6_ANSWERS[kind][1]):
+                    says = f"{kind} {name!r}: {count} entr{'y' if count == 1 else 'ies'} {_name(code)}"
                 check.expect_field(["responses", {field: tid if field == "topic_id" else name}, "error_code"],
-                                   [code], count=1, says=says.format(name=name, tid=tid))
+                                   [code], count=count, says=says.format(name=name, tid=tid))
         neither = sum(1 for kind, _, _ in items if kind == "neither")
         if neither:
             check.expect_field(["responses", {"name": None, "topic_id": None}, "error_code"], [Errors.INVALID_REQUEST],
                                count=neither, says="each entry with neither name nor id: 42 INVALID_REQUEST")
-        check.expect_field(["responses", "error_code"], count=len(items),
-                           says="one entry per requested topic (a repeated id or a topic named twice: one)")
-        _judge_ids(admin, version, items, got)
+        check.expect_field(["responses", "error_code"], count=sum(want[kind][0] for kind, _, _ in items),
+                           says="one entry per requested topic (a repeated id or a topic named twice: one, "
+                                "or one per listing on a ZooKeeper-mode broker)")
+        _judge_ids(admin, version, items, got, want)
 
     check.given(_D6, by_id)
     if no_ids:
@@ -583,7 +613,7 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
                           "be named by id; the entries that need no real id behaved as Kafka's")
 
 
-def _judge_ids(admin, version, items, got):
+def _judge_ids(admin, version, items, got, want):
     def claims(item, e):
         kind, name, tid = item
         if kind == "neither":
@@ -610,21 +640,20 @@ def _judge_ids(admin, version, items, got):
             expect(e["error_code"] == Errors.INVALID_REQUEST,
                    f"v{version}: an entry with neither name nor id answered {_name(e['error_code'])}, "
                    "expected 42 INVALID_REQUEST")
-    expected = {"by-id": Errors.NONE, "by-name": Errors.NONE, "unknown-id": Errors.UNKNOWN_TOPIC_ID,
-                "both": Errors.INVALID_REQUEST, "dup-id": Errors.INVALID_REQUEST, "split": Errors.INVALID_REQUEST}
     what = {"by-id": "an existing topic by id", "by-name": "an existing topic by name",
             "unknown-id": "an unknown topic id", "both": "name and id in one entry",
             "dup-id": "one topic id listed twice", "split": "a topic by name and by its id in two entries"}
     for i, (kind, name, tid) in enumerate(items):
         if kind == "neither":
             continue
-        es = claimed[i]
-        expect(len(es) == 1, f"v{version}: {what[kind]}: {len(es)} entries ({', '.join(_show(e) for e in es)}), "
-                             "expected 1")
-        expect(es[0]["error_code"] == expected[kind],
-               f"v{version}: {what[kind]} answered {_name(es[0]['error_code'])}, expected {_name(expected[kind])}")
-    kept = [name for kind, name, _ in items if kind in ("both", "dup-id", "split")]
-    deleted = [name for kind, name, _ in items if kind in ("by-id", "by-name")]
+        es, (count, code) = claimed[i], want[kind]
+        expect(len(es) == count, f"v{version}: {what[kind]}: {len(es)} entries ({', '.join(_show(e) for e in es)}), "
+                                 f"expected {count}")
+        wrong = [e for e in es if e["error_code"] != code]
+        expect(not wrong, f"v{version}: {what[kind]} answered {_name(wrong[0]['error_code']) if wrong else ''}, "
+                          f"expected {_name(code)}")
+    kept = [name for kind, name, _ in items if name is not None and want[kind][1] != Errors.NONE]
+    deleted = [name for kind, name, _ in items if name is not None and want[kind][1] == Errors.NONE]
     left = _still_listed(admin, deleted)
     expect(not left, f"v{version}: answered NONE but still listed after {_settle(admin):.0f}s: {sorted(left)}")
     gone = [n for n in kept if not _exists(admin, n)]

@@ -14,7 +14,8 @@ A ``fail`` or ``error`` row is *known* when an entry has its ``broker_impl``, li
 ``property`` in ``properties``, has ``api_key`` and an ``api_versions`` list holding the
 version of the request the row's counterexample ends with (S1 rows are about a whole
 sequence: the request decides), lists the row's release line (``X.Y`` of
-``broker_version``) in ``releases``, and both regexes match: ``message_regex`` the row's
+``broker_version``) in ``releases`` for a KRaft broker or in ``zk_releases`` for a
+ZooKeeper-mode one (``mode=zk`` in the row's ``broker`` spec), and both regexes match: ``message_regex`` the row's
 message, ``request_regex`` the last request of that API in the counterexample, written as
 JSON with sorted keys (so an entry names the request shape, e.g. a resource named twice,
 not just a symptom such as a timeout). Exit 0 when every fail/error row is known;
@@ -48,13 +49,15 @@ class Known:
     api_key: int
     api_versions: tuple
     releases: tuple
+    zk_releases: tuple
     message_regex: re.Pattern
     request_regex: re.Pattern
     doc: dict
 
     def matches(self, row: dict) -> bool:
         if not (row.get("broker_impl") == self.broker_impl and row.get("property") in self.properties
-                and release_line(row.get("broker_version")) in self.releases
+                and release_line(row.get("broker_version")) in (
+                    self.zk_releases if broker_mode(row.get("broker")) == "zk" else self.releases)
                 and self.message_regex.search(row.get("message") or "")):
             return False
         step = last_request(row, self.api_key)
@@ -72,6 +75,12 @@ def last_request(row: dict, api_key: int) -> dict | None:
             return None
     steps = ce.get("steps") if isinstance(ce, dict) else None
     return next((s for s in reversed(steps or []) if isinstance(s, dict) and s.get("api_key") == api_key), None)
+
+
+def broker_mode(spec: str | None) -> str:
+    """``zk`` for a ZooKeeper-mode Apache Kafka (its spec says ``mode=zk``, also behind a
+    proxy), else ``kraft``."""
+    return "zk" if re.search(r",mode=zk(?:,|$)", spec or "") else "kraft"
 
 
 def release_line(version: str | None) -> str | None:
@@ -99,7 +108,8 @@ def read(path: str = DEFAULT) -> list[Known]:
         except re.error as err:
             raise ReportError(f"{path}: entry {e['id']}: a regex does not compile: {err}") from None
         out.append(Known(e["id"], e["broker_impl"], tuple(e["properties"]), e["api_key"],
-                         tuple(e["api_versions"]), tuple(e["releases"]), *rx, e))
+                         tuple(e["api_versions"]), tuple(e["releases"]), tuple(e.get("zk_releases") or ()),
+                         *rx, e))
     return out
 
 
