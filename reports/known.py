@@ -57,7 +57,7 @@ class Known:
     def matches(self, row: dict) -> bool:
         if not (row.get("broker_impl") == self.broker_impl and row.get("property") in self.properties
                 and release_line(row.get("broker_version")) in (
-                    self.zk_releases if broker_mode(row.get("broker")) == "zk" else self.releases)
+                    self.zk_releases if row_schema.broker_mode(row.get("broker")) == "zk" else self.releases)
                 and self.message_regex.search(row.get("message") or "")):
             return False
         step = last_request(row, self.api_key)
@@ -75,12 +75,6 @@ def last_request(row: dict, api_key: int) -> dict | None:
             return None
     steps = ce.get("steps") if isinstance(ce, dict) else None
     return next((s for s in reversed(steps or []) if isinstance(s, dict) and s.get("api_key") == api_key), None)
-
-
-def broker_mode(spec: str | None) -> str:
-    """``zk`` for a ZooKeeper-mode Apache Kafka (its spec says ``mode=zk``, also behind a
-    proxy), else ``kraft``."""
-    return "zk" if re.search(r",mode=zk(?:,|$)", spec or "") else "kraft"
 
 
 def release_line(version: str | None) -> str | None:
