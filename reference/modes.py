@@ -139,8 +139,34 @@ DELETING_TOPIC_ANSWERS = by_mode(
     "the metadata cache drops the topic); core/src/main/scala/kafka/zk/AdminZkClient.scala validateTopicCreate "
     f"('is marked for deletion.'); {KAFKA_APIS} handleCreatePartitionsRequest ('The topic is queued for deletion.')")
 
+#: Whether CreateTopics' configs are shown to the AlterConfigPolicy (KIP-133). KRaft: yes,
+#: ReplicationControlManager.createTopic validates a new topic's configs through
+#: ConfigurationControlManager, which asks the alter-config policy (so it can refuse them,
+#: POLICY_VIOLATION) before the CreateTopicPolicy; ZooKeeper mode: no, ZkAdminManager.createTopics
+#: asks only the CreateTopicPolicy (validateTopicCreatePolicy), which is shown the configs.
+CREATE_TOPICS_ALTER_CONFIG_POLICY = by_mode(
+    "CreateTopics' configs are judged by the alter-config policy too", True, False,
+    f"{RCM} createTopic (configurationControl.validateAlterConfig -> AlterConfigPolicy.validate) and "
+    "createTopicPolicy.validate",
+    f"{ZK_ADMIN} createTopics (validateTopicCreatePolicy -> CreateTopicPolicy.validate only; "
+    "alterConfigPolicy is asked by alterConfigs / incrementalAlterConfigs only)")
+
+#: DeleteTopics of a missing topic the principal may describe but not delete (KIP-4 ACLs,
+#: preset=acl). KRaft: UNKNOWN_TOPIC_OR_PARTITION (ControllerApis looks the name up for
+#: describable topics before authorizing the deletion); ZooKeeper mode:
+#: TOPIC_AUTHORIZATION_FAILED, the ZooKeeper branch authorizes DELETE before it looks the
+#: topic up in the metadata cache.
+DELETE_TOPICS_DESCRIBABLE_MISSING = by_mode(
+    "DeleteTopics of a missing topic the principal may describe but not delete",
+    Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.TOPIC_AUTHORIZATION_FAILED,
+    f"{CONTROLLER_APIS} deleteTopics (describable names missing -> UNKNOWN_TOPIC_OR_PARTITION before the "
+    "DELETE authorization)",
+    f"{KAFKA_APIS} handleDeleteTopicsRequest, ZooKeeper branch (!authorizedDeleteTopics.contains(name) -> "
+    "TOPIC_AUTHORIZATION_FAILED is tested before !metadataCache.contains(name))")
+
 RULES = (CREATE_TOPICS_REPEATED, DELETE_TOPICS_REPEATED, DELETE_TOPICS_NAME_AND_ID, DELETE_TOPICS_EXPLAINED, CREATE_TOPICS_CHECKS,
-         TOPIC_CONFIG_CHECKS, DELETING_TOPIC_ANSWERS)
+         TOPIC_CONFIG_CHECKS, DELETING_TOPIC_ANSWERS, CREATE_TOPICS_ALTER_CONFIG_POLICY,
+         DELETE_TOPICS_DESCRIBABLE_MISSING)
 
 
 def first_failed(order: tuple[str, ...], failing: dict[str, object]) -> object | None:

@@ -111,7 +111,20 @@ CLUSTER_METADATA_CREATE_ERROR = Rule(
     measured=("kafka:3.3.2", "kafka:3.4.1", "kafka:3.5.2", "kafka:3.6.2", "kafka:3.7.2", "kafka:3.8.1",
               "kafka:3.9.2", "kafka:4.4.0"))
 
-RULES = (SEGMENT_BYTES_MIN, CLUSTER_METADATA_CREATE_ERROR)
+#: Whether the broker enforces KIP-599's controller mutation quota (``controller_mutation_rate``).
+#: A KRaft controller does since **3.5** (KAFKA-14351, apache/kafka e3817cac894: ControllerApis
+#: asks ``quotas.controllerMutation.newQuotaFor``); a 3.3 or 3.4 KRaft broker accepts the quota
+#: (AlterClientQuotas, DescribeClientQuotas show it) but never throttles. ZooKeeper mode has
+#: enforced it since 2.7 (KafkaApis' ZooKeeper branches, ZkAdminManager).
+MUTATION_QUOTA_ENFORCED = Rule(
+    "the controller mutation quota is enforced", (3, 5), False, True,
+    "KAFKA-14351 (apache/kafka e3817cac894, 3.5.0): core/src/main/scala/kafka/server/ControllerApis.scala "
+    "createTopics / deleteTopics / createPartitions with quotas.controllerMutation.newQuotaFor",
+    zk=True, zk_source="apache/kafka core/src/main/scala/kafka/server/KafkaApis.scala handleCreateTopicsRequest "
+    "(quotas.controllerMutation.newQuotaFor(request, strictSinceVersion = 6)), 3.x",
+    measured=("kafka:3.3.2,preset=quota", "kafka:3.9.2,mode=zk,preset=quota"))
+
+RULES = (SEGMENT_BYTES_MIN, CLUSTER_METADATA_CREATE_ERROR, MUTATION_QUOTA_ENFORCED)
 
 _current: Line = NEWEST
 _mode: str = KRAFT
