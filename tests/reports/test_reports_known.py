@@ -76,3 +76,34 @@ def test_the_gate_reports_a_known_deviation_not_a_regression(tmp_path, capsys):
     assert gate.main([other, "--baseline", base]) == 1
     assert "went from pass to fail" in capsys.readouterr().out
     assert gate.main([same, "--baseline", base, "--known-deviations", "none"]) == 1
+
+
+def _neither(spec="kafka:3.9.2,mode=zk", version="3.9.2"):
+    """D6's row for a DeleteTopics v6 entry naming nothing, as a ZooKeeper-mode broker answers it."""
+    r = row(spec, "D6", 20, 6, "fail", broker_impl="apache-kafka", broker_version=version)
+    r["message"] = ("v6: an entry with neither name nor id answered 29 TOPIC_AUTHORIZATION_FAILED, "
+                    "expected 42 INVALID_REQUEST")
+    r["counterexample"] = {"steps": [{"api_key": 20, "api_version": 6, "request": {"timeout_ms": 30000, "topics": [
+        {"name": None, "topic_id": {"$uuid": "00000000-0000-0000-0000-000000000000"}}]}}]}
+    return r
+
+
+@pytest.mark.parametrize("spec,version,is_known", [
+    ("kafka:3.9.2,mode=zk", "3.9.2", True),                     # ZooKeeper mode, where it was measured
+    ("proxy:none@kafka:3.7.2,mode=zk,preset=acl", "3.7.2", True),
+    ("kafka:3.9.2", "3.9.2", False),                             # the same line in KRaft mode: new
+    ("kafka:4.0.2", "4.0.2", False),
+])
+def test_an_entry_matches_only_the_modes_and_lines_it_was_reproduced_on(spec, version, is_known):
+    assert (known.classify(_neither(spec, version), known.read()) is not None) == is_known
+
+
+def test_every_entry_lists_exactly_the_lines_of_the_targets_it_was_measured_on():
+    """``releases`` (KRaft) and ``zk_releases`` are the lines of ``measured``, nothing more,
+    and every entry says how it reproduces (python -m fixtures.known)."""
+    for e in known.read():
+        d = e.doc
+        kraft = sorted({known.release_line(s.split(":")[1]) for s in d["measured"] if ",mode=zk" not in s})
+        zk = sorted({known.release_line(s.split(":")[1]) for s in d["measured"] if ",mode=zk" in s})
+        assert (sorted(d["releases"]), sorted(d.get("zk_releases", []))) == (kraft, zk), d["id"]
+        assert d.get("reproduce", "no-answer") in ("no-answer", "error-code", "lost-update"), d["id"]
