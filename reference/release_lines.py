@@ -94,7 +94,9 @@ SEGMENT_BYTES_MIN = Rule(
     "segment.bytes minimum", (4, 1), 14, 1 << 20,
     "KIP-1030 (topic config from 4.1.0); apache/kafka storage/src/main/java/org/apache/kafka/storage/"
     "internals/log/LogConfig.java CONFIG define(TopicConfig.SEGMENT_BYTES_CONFIG, INT, ..., atLeast(1024 * 1024)) "
-    "in 4.1.0+, atLeast(LegacyRecord.RECORD_OVERHEAD_V0) = 14 in 3.x and 4.0.x (released jars)")
+    "in 4.1.0+, atLeast(LegacyRecord.RECORD_OVERHEAD_V0) = 14 in 3.x and 4.0.x (released jars)",
+    measured=("kafka:3.9.2", "kafka:4.0.0", "kafka:4.0.1", "kafka:4.0.2", "kafka:4.1.0", "kafka:4.1.1", "kafka:4.1.2",
+              "kafka:4.2.0", "kafka:4.2.1", "kafka:4.2.2", "kafka:4.3.0", "kafka:4.3.1", "kafka:4.4.0"))
 
 #: CreateTopics of ``__cluster_metadata`` (KRaft's own log): INVALID_REQUEST "Creation of
 #: internal topic __cluster_metadata is prohibited." since **3.9** (KAFKA-16975, apache/kafka
@@ -108,8 +110,9 @@ CLUSTER_METADATA_CREATE_ERROR = Rule(
     "createTopics and KafkaApis.scala handleCreateTopicsRequest answer INVALID_REQUEST 'Creation of internal "
     "topic __cluster_metadata is prohibited.'; before, KAFKA-14358 (9b409de1e27, 3.3.2 and 3.4.0) left the "
     "name out of the authorized topics: TOPIC_AUTHORIZATION_FAILED 'Authorization failed.'",
-    measured=("kafka:3.3.2", "kafka:3.4.1", "kafka:3.5.2", "kafka:3.6.2", "kafka:3.7.2", "kafka:3.8.1",
-              "kafka:3.9.2", "kafka:4.4.0"))
+    measured=tuple(f"kafka:{v}" for v in ("3.3.2", "3.4.1", "3.5.2", "3.6.2", "3.7.2", "3.8.1", "3.9.2", "4.0.2",
+                                          "4.1.2", "4.2.2", "4.3.1", "4.4.0"))
+    + tuple(f"kafka:{v},mode=zk" for v in ("3.3.2", "3.4.1", "3.5.2", "3.6.2", "3.7.2", "3.8.1", "3.9.2")))
 
 #: Whether the broker enforces KIP-599's controller mutation quota (``controller_mutation_rate``).
 #: A KRaft controller does since **3.5** (KAFKA-14351, apache/kafka e3817cac894: ControllerApis
