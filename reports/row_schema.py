@@ -42,8 +42,11 @@ FIELDS = (
 )
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
 #: Every field of a row the suite writes, in its order: FIELDS, then ``test`` (the pytest
-#: node id; not validated, readers ignore it).
-ROW_FIELDS = FIELD_NAMES + ("test",)
+#: node id) and ``check`` (what tells the row's check apart from the other checks of its
+#: cell, whatever the broker: the test function and its parameters beyond the cell, e.g.
+#: ``test_c4_...[kind=unknown key]``). Neither is validated; the gate and the known-deviation
+#: checker read ``check`` (reports/cells.py), Spark ignores both.
+ROW_FIELDS = FIELD_NAMES + ("test", "check")
 REQUIRED = tuple(name for name, _, nullable in FIELDS if not nullable)
 CORRUPT = "_corrupt_record"
 

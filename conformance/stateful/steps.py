@@ -54,6 +54,11 @@ class Strategies:
     def pair(self, focused: bool):
         return draws.config_pairs(VALID_PAIRS, BAD_PAIRS, focused)
 
+    def avoids(self, shape: str) -> bool:
+        """The broker under check has a known deviation of this request shape
+        (reference/known_deviations.py): operations leave it out."""
+        return shape in self.row.check.avoided_shapes
+
     # -- what one step may do ------------------------------------------------------------
     def steps(self):
         """The focus API's requests (4 in 10), produce (log rows) and plain requests of the
