@@ -15,7 +15,11 @@ provoked on brokers configured to return them (KIP-201's downgrade rule; catalog
   .newQuotaFor(session, header, strictSinceVersion)`` with 6 / 5 / 3;
   ControllerMutationQuotaManager ``StrictControllerMutationQuota`` vs the permissive one.
 
-On every other broker these rows are ``unsupported``: they need a broker configured so.
+On every other broker these rows are ``unsupported``: they need a broker configured so. On
+``preset=quota`` the suite set the quota itself: CreateTopics that never answer 89 while
+DescribeClientQuotas shows the quota and more partitions went through than the bucket
+holds fail the row; a quota that is gone or requests too slow to empty the bucket are a
+set-up ``error`` saying so, never ``unsupported``.
 """
 from __future__ import annotations
 
@@ -25,7 +29,8 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, expect
+from fixtures.harness import SetupFailed, Unsupported, Violation, expect
+from fixtures.targets.kafka import QUOTA_RATE
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from protocol.apis import items
@@ -40,6 +45,10 @@ QUOTA_CLIENT_ID = "kac-quota"
 STRICT_SINCE = {r.api_key: r.since_version for r in ec.RULES if r.error_code == Errors.THROTTLING_QUOTA_EXCEEDED}
 #: one-partition strict CreateTopics requests sent to empty the bucket, at most
 DRAIN_TRIES = 60
+#: Kafka's quota window: ``quota.window.num`` (11) samples of ``quota.window.size.seconds``
+#: (1): the bucket holds 11 x rate partitions and refills at the rate
+#: (apache/kafka core/src/main/scala/kafka/server/ControllerMutationQuotaManager.scala, ClientQuotaManagerConfig)
+BURST_SECONDS = 11
 
 
 def _profile(check, name: str) -> None:
@@ -77,6 +86,36 @@ def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below
     check.given(st.integers(1, 3), refused)
 
 
+def _quota_shown(admin: Admin) -> list:
+    """The quota DescribeClientQuotas shows for the suite's quota client id (the set-up's
+    evidence that the broker holds it), as the broker answers it."""
+    resp = admin.client.answered(ApiKey.DescribeClientQuotas, 0, {"components": [
+        {"entity_type": "client-id", "match_type": 0, "match": QUOTA_CLIENT_ID}], "strict": False})
+    return [v for e in resp.get("entries") or [] for v in e.get("values") or []
+            if v.get("key") == "controller_mutation_rate"]
+
+
+def _never_throttled(admin: Admin, version: int, seconds: float):
+    """DRAIN_TRIES strict CreateTopics went through without 89. With the quota shown and more
+    partitions created than the bucket could hold in that time, the broker does not enforce
+    the quota it holds: a fail. Otherwise there is no verdict: an ``error`` saying why."""
+    shown = _quota_shown(admin)
+    if not shown:
+        raise SetupFailed(f"{DRAIN_TRIES} CreateTopics v{version} by {QUOTA_CLIENT_ID} were never throttled, and "
+                          f"DescribeClientQuotas shows no controller_mutation_rate for it: the quota the target "
+                          "set is gone")
+    allowed = QUOTA_RATE * (BURST_SECONDS + seconds) + 1
+    if DRAIN_TRIES <= allowed:
+        raise SetupFailed(f"{DRAIN_TRIES} one-partition CreateTopics v{version} took {seconds:.1f}s, within the "
+                          f"{allowed:.0f} partitions a quota of {QUOTA_RATE:g}/s admits in that time: too slow "
+                          "to empty the bucket")
+    raise Violation(f"{DRAIN_TRIES} one-partition CreateTopics v{version} by client id {QUOTA_CLIENT_ID} in "
+                    f"{seconds:.1f}s were all admitted, none answered 89 THROTTLING_QUOTA_EXCEEDED, though "
+                    f"DescribeClientQuotas shows its controller_mutation_rate {shown[0].get('value')} "
+                    f"(at most {allowed:.0f} partitions in that time; KIP-599's strict quota from CreateTopics "
+                    f"v{STRICT_SINCE[ApiKey.CreateTopics]})")
+
+
 def _quota_request(api_key, version, names, partitions) -> dict:
     if api_key == ApiKey.CreateTopics:
         return build.create_topics(version, [build.topic(n, partitions, 1) for n in names], timeout_ms=30000)
@@ -109,12 +148,13 @@ def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_t
     def drain() -> int:
         """One-partition strict CreateTopics until one answers 89: the bucket is then below
         zero by at most one partition. Returns the throttle it reported."""
+        t0 = time.monotonic()
         for _ in range(DRAIN_TRIES):
             body = _quota_request(ApiKey.CreateTopics, v, [check.topic("p5-drain")], 1)
             resp = drainer.answered(ApiKey.CreateTopics, v, body)
             if any(t["error_code"] == Errors.THROTTLING_QUOTA_EXCEEDED for t in resp["topics"]):
                 return resp.get("throttle_time_ms", 0)
-        raise Unsupported(f"{DRAIN_TRIES} topics created without THROTTLING_QUOTA_EXCEEDED: the quota is not enforced")
+        _never_throttled(admin, v, time.monotonic() - t0)
 
     def over_quota(n):
         names = [check.topic("p5-quota") for _ in range(n)]
