@@ -13,3 +13,12 @@ def tansu():
     info = target.start()
     yield info
     target.stop()
+
+
+@pytest.fixture(scope="module")
+def noida():
+    """A noida-db broker of the module's own (started once per module, stopped after it)."""
+    target = make_target("noida")
+    info = target.start()
+    yield info
+    target.stop()
