@@ -9,7 +9,7 @@ from __future__ import annotations
 from protocol import requests, schema_facts
 from protocol.apis import SPECS, ApiKey, items
 from protocol.errors import Errors
-from .mutant import Mutant, mutant, recode, with_items
+from .mutant import Mutant, Recoding, mutant, with_items
 
 OVER = "kafka:4.4.0,preset=acl"
 #: the topic APIs A2 judges (Metadata apart)
@@ -75,15 +75,14 @@ class MetadataListsUndescribable(Mutant):
 
 
 @mutant
-class ValidateOnlySkipsAuthorization(Mutant):
+class ValidateOnlySkipsAuthorization(Recoding):
     """A validate_only request is not authorized: topics the principal may not change
     answer NONE (only the real request is refused)."""
     name = "validate-only-skips-authorization"
     catches = ("A2",)
     apis = schema_facts.declared_with("validate_only")
     over = OVER
+    recodes = (Errors.TOPIC_AUTHORIZATION_FAILED, Errors.NONE)
 
-    def response(self, seen, body):
-        if not seen.request.get("validate_only"):
-            return None
-        return recode(seen.api_key, body, Errors.TOPIC_AUTHORIZATION_FAILED, Errors.NONE)
+    def touches(self, seen):
+        return bool(seen.request.get("validate_only"))
