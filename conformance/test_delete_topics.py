@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation, expect
 from fixtures.waiting import SETTLE_S, settled
-from protocol import ZERO_UUID, ApiKey, Errors, OffsetSpec
+from protocol import ZERO_UUID, ApiKey, Errors, OffsetSpec, schema_facts
 from protocol import requests as build
 from protocol.codec import APIS
 from protocol.errors import error_name
@@ -55,7 +55,7 @@ AT_ONCE_S = 3.0
 TIMEOUTS = st.sampled_from([5_000, 15_000, 30_000, 60_000, INT32_MAX])
 
 ALL_VERSIONS = every_version([ApiKey.DeleteTopics])
-ID_VERSIONS = [p for p in ALL_VERSIONS if p.values[1] >= 6]
+ID_VERSIONS = [p for p in ALL_VERSIONS if schema_facts.has_field(ApiKey.DeleteTopics, p.values[1], "topics.topic_id")]
 
 
 def _name(code):
@@ -496,8 +496,8 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
 #: split (a topic by name in one entry and by id in another) -> one INVALID_REQUEST, kept.
 ID_KINDS = ("by-id", "by-name", "unknown-id", "both", "neither", "dup-id", "split")
 NEEDS_ID = {"by-id", "dup-id", "split"}
-#: The first Metadata version that lists topic ids (KIP-516; MetadataResponse.json "Version 10 adds topicId").
-METADATA_IDS_SINCE = 10
+#: The first Metadata version whose answer lists topic ids (KIP-516), read from its schema.
+METADATA_IDS_SINCE = schema_facts.first_version_with(ApiKey.Metadata, "topics.topic_id", side=schema_facts.RESPONSE)
 ENTRIES_PER_KIND = {"by-id": 1, "by-name": 1, "unknown-id": 1, "both": 1, "neither": 1, "dup-id": 2, "split": 2}
 _RANDOM_ID = st.integers(1 << 64, (1 << 128) - 1)      # never zero nor Kafka's reserved ids
 

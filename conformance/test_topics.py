@@ -30,6 +30,7 @@ from .parametrize import every_version
 from .batch_model import World, asked, create_partitions_items, entries_by_name, expect_entry, set_up, settle
 from reference import topic_names
 from reference.release_lines import SEGMENT_BYTES_MIN
+from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from reference.topic_config import CONFIGS
 from reference.kips import KIP_694
 
@@ -233,7 +234,7 @@ def test_t1_an_existing_topic_answers_topic_already_exists(check, api_key, versi
 # --------------------------------------------------------------------------------------
 
 def _default_or(version, *values):
-    return st.sampled_from(list(values) + ([domain.BROKER_DEFAULT] if version >= 4 else []))
+    return st.sampled_from(list(values) + ([BROKER_DEFAULT] if BROKER_DEFAULTS.holds_at(version) else []))
 
 
 @pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopic ('Number of partitions was set to an invalid "
