@@ -55,21 +55,26 @@ class Cell:
         """Every failing row of the cell is a known deviation (and it has one)."""
         return bool(self.failing) and all(any(e.matches(r) for e in entries) for r in self.failing)
 
+    @property
+    def tellable(self) -> bool:
+        """Its failing rows can be told apart across runs: each names its check (rows written
+        before the suite wrote ``check`` cannot be: their messages name each run's topics)."""
+        return self.failing is not None and all(r.get("check") for r in self.failing)
+
     def new_failures(self, entries, before: "Cell | None") -> list[dict]:
-        """Failing rows no entry matches and ``before`` (the baseline's cell) did not have:
-        a check of the cell that did not fail there (by ``check``, else by message)."""
-        had = {_identity(r) for r in ((before.failing or []) if before is not None else [])}
-        return [r for r in self.failing if not any(e.matches(r) for e in entries) and _identity(r) not in had]
+        """Failing rows no entry matches whose check did not fail in ``before`` (the
+        baseline's cell); none when the two cannot be told apart (rows without ``check``)."""
+        if before is not None and not before.tellable:
+            return []
+        had = {r["check"] for r in (before.failing if before is not None else [])}
+        return [r for r in self.failing
+                if r.get("check") and r["check"] not in had and not any(e.matches(r) for e in entries)]
 
     def shown(self) -> str:
         """The state as a reader sees it: ``partial (6 of 7 tests asked)``."""
         if self.outcome == "partial":
             return f"partial ({self.asked} of {self.tests} tests asked)"
         return self.outcome
-
-
-def _identity(row: dict) -> tuple:
-    return ("check", row["check"]) if row.get("check") else ("message", row.get("message"))
 
 
 #: The fields of a failing row a cell keeps (known.py matches on them, the gate names them).

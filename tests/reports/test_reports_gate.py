@@ -17,8 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def _cells(outcomes: dict) -> list[dict]:
-    """{(property, api_key, version): outcome} -> rows for broker tansu."""
-    return [row("tansu", p, k, v, o) for (p, k, v), o in outcomes.items()]
+    """{(property, api_key, version): outcome} -> rows for broker tansu (one check each)."""
+    return [row("tansu", p, k, v, o, check=f"test_{p.lower()}") for (p, k, v), o in outcomes.items()]
 
 
 BASE = {("P1", 19, 0): "pass", ("P1", 19, 1): "pass", ("P2", 19, 0): "fail", ("V1", 19, 0): "pass"}
@@ -192,6 +192,17 @@ def test_a_new_failing_row_inside_a_failing_cell_fails_the_gate(tmp_path, base_r
     assert "new failing row 5 (test_p2_other): P2: a second finding" in out
     # the baseline's own failing row alone, again: unchanged
     assert _gate(capsys, _run(tmp_path, BASE, name="run-same"), "--baseline", base_run)[0] == 0
+
+
+def test_failing_rows_without_a_check_are_not_told_apart_and_say_so(tmp_path, capsys):
+    """Rows written before the suite wrote ``check``: their messages name each run's topics,
+    so a new failing row cannot be told from an old one; the gate says so instead of failing."""
+    old = [{k: v for k, v in r.items() if k != "check"} for r in _cells(BASE)]
+    base = write_run(tmp_path / "old", "run-old", old, start=T0)
+    second = row("tansu", "P2", 19, 0, "fail", check="test_p2_other", message="P2: a second finding")
+    new = write_run(tmp_path / "new", "run-new", _cells(BASE) + [second], start=T0 + dt.timedelta(hours=1))
+    status, out = _gate(capsys, new, "--baseline", base)
+    assert status == 0 and "1 failing cell(s) of the baseline have rows that name no check" in out
 
 
 def test_a_format_1_baseline_is_read_with_a_note(tmp_path, base_run, capsys):
