@@ -372,6 +372,12 @@ class Model:
             return _e(key, Errors.INVALID_TOPIC_EXCEPTION, "invalid name")
         verdicts = [value_verdict(k, v) for k, v in new.items()]
         if any(v is False for v in verdicts):
+            if t is None:
+                # Kafka's two modes differ and no KIP orders the checks: KRaft validates the
+                # configs first (ConfigurationControlManager.validateAlterConfig: validator,
+                # then existenceChecker), ZooKeeper mode looked for the topic first
+                # (ZkAdminManager.alterTopicConfigs). Either refusal changes nothing.
+                return _e(key, {Errors.INVALID_CONFIG, Errors.UNKNOWN_TOPIC_OR_PARTITION}, "bad config, no such topic")
             return _e(key, Errors.INVALID_CONFIG, "bad config")
         base = Errors.NONE if t is not None else Errors.UNKNOWN_TOPIC_OR_PARTITION
         codes = {base}

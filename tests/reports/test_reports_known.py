@@ -114,3 +114,24 @@ def test_the_batch_collision_entry_matches_only_its_finding(changed, is_known):
     args = {"names": ["kac-1-pair-3.b", "kac-1-pair-3_b"], **changed}
     k = known.classify(_create_topics(**args), known.read())
     assert (k is not None and k.id == "create-topics-colliding-names-in-one-request-both-created") == is_known
+
+
+UNKNOWN_OP = ("1 of 10 kinds of invalid input deviate: unknown operation [OP4 compression.type='uncompressed']: "
+              "IncrementalAlterConfigs v1 answered -1 UNKNOWN_SERVER_ERROR (None), Kafka means 42 INVALID_REQUEST")
+
+
+@pytest.mark.parametrize("op,message,is_known", [
+    (4, UNKNOWN_OP, True),
+    (-3, UNKNOWN_OP, True),
+    (2, UNKNOWN_OP, False),                                   # APPEND is an operation: not this shape
+    (4, UNKNOWN_OP.replace("-1 UNKNOWN_SERVER_ERROR", "40 INVALID_CONFIG"), False),   # another answer
+])
+def test_the_unknown_operation_entry_matches_only_its_finding(op, message, is_known):
+    r = row("kafka:x", "C4", 44, 1, "fail", broker_impl="apache-kafka", broker_version="4.4.0")
+    r["message"] = message
+    r["counterexample"] = {"steps": [{"api_key": 44, "api_version": 1, "request": {"validate_only": False, "resources": [
+        {"resource_type": 2, "resource_name": "kac-1-c4-3", "configs": [
+            {"name": "compression.type", "config_operation": op, "value": "uncompressed"},
+            {"name": "retention.ms", "config_operation": 0, "value": "3600000"}]}]}}]}
+    k = known.classify(r, known.read())
+    assert (k is not None and k.id == "incremental-alter-configs-unknown-operation-fails-the-controller-over") == is_known
