@@ -24,12 +24,45 @@ HEADER = """# Properties as shipped
 Generated from the `@pytest.mark.prop` markers by `python -m conformance.catalogue --write`
 (`tests/test_catalogue.py` fails when this file is stale; `grep -rn 'prop("ID"' conformance/`
 finds any of them). Sources are in each marker's `source` and in the result rows; Kafka's
-behaviour behind them is in [reference-semantics.md](reference-semantics.md). The catalogue
-these ids come from is `shared/CATALOGUE.md`.
+behaviour behind them is in [reference-semantics.md](reference-semantics.md).
+
+## What the ids mean
+
+{families}
+## Every property test
 
 | id | module | test | what it checks |
 |---|---|---|---|
 """
+
+#: The catalogue's id families: letter -> (what they check, the sources behind them).
+FAMILIES = {
+    "P": ("the protocol itself, for every admin API at every version a broker advertises: answers "
+          "decode (P1), are well formed with codes the API can return (P2), versions outside the "
+          "advertised range are refused (P3), a logical request means the same at every version (P4), "
+          "no error code newer than the request's version (P5), error messages where the version has "
+          "the field (P6)", "Kafka's message schemas; KIP-482 (flexible versions), KIP-599, KIP-896"),
+    "V": ("validate_only: no side effects (V1), the verdict the executed request gets (V2), each item "
+          "of a batch judged alone (V3)", "KIP-201, KIP-339; Kafka's controller"),
+    "D": ("DeleteTopics: unknown and repeated names, batches, deletion visible in Metadata, timeouts, "
+          "topic ids", "KIP-4's DeleteTopics vote (KAFKA-2946), KIP-516; Kafka's ControllerApis"),
+    "R": ("DeleteRecords and the log start offset (low watermark)", "Kafka's ReplicaManager, UnifiedLog"),
+    "C": ("topic configs through IncrementalAlterConfigs, AlterConfigs and DescribeConfigs: a model of "
+          "every change, concurrent writers, full replace, invalid input", "KIP-339; Kafka's "
+          "ConfigurationControlManager, LogConfig"),
+    "T": ("topic and partition creation: names, counts, replication factors, configs, collisions",
+          "Kafka's ReplicationControlManager, Topic.validate"),
+    "S": ("stateful: random sequences of admin requests keep the broker equal to a model after every step",
+          "all of the above"),
+    "A": ("configured brokers: policies refuse only what they refuse (A1), authorization hides and "
+          "refuses as Kafka does (A2)", "KIP-108, KIP-133, KIP-201; Kafka's StandardAuthorizer"),
+    "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
+          "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
+}
+
+
+def _families() -> str:
+    return "".join(f"- **{k}**: {what} ({src}).\n" for k, (what, src) in FAMILIES.items())
 
 FOOTER = """
 Properties that need a configured broker run on Apache Kafka targets with a preset
@@ -70,7 +103,7 @@ def rows(root: Path = ROOT) -> list[tuple[str, str, str, str]]:
 
 def render(root: Path = ROOT) -> str:
     body = "".join(f"| {i} | `{m}` | `{t}` | {w} |\n" for i, m, t, w in rows(root))
-    return HEADER + body + FOOTER
+    return HEADER.format(families=_families()) + body + FOOTER
 
 
 def main(argv=None) -> int:

@@ -1,6 +1,6 @@
 """pytest plugin (listed in conformance/conftest.py): the never-released APIs' options.
 
-``--k2-api-key N``: the API key under which a broker serves seed 003's DeletePartitions
+``--k2-api-key N``: the API key under which a broker serves KIP-694's DeletePartitions
 (K2). None was ever assigned, so a broker implementing it picks one; the default is
 ``reference.partition_deletion.DEFAULT_API_KEY`` (also the emulating proxy's,
 ``proxy:k2@SPEC``; ``proxy:k2=N@SPEC`` for another). The overlay is registered into the
@@ -19,7 +19,7 @@ OPTION = "--k2-api-key"
 def pytest_addoption(parser):
     parser.getgroup("kafka-admin-conformance").addoption(
         OPTION, default=str(pd.DEFAULT_API_KEY), metavar="N",
-        help="API key of seed 003's DeletePartitions on the broker (K2; never assigned by Kafka; "
+        help="API key of KIP-694's DeletePartitions on the broker (K2; never assigned by Kafka; "
              f"default {pd.DEFAULT_API_KEY}, as the emulating proxy:k2@SPEC uses)")
 
 

@@ -1,4 +1,4 @@
-"""A2: authorization never reveals whether a topic exists (KIP-4; seed 002 point 5), as
+"""A2: authorization never reveals whether a topic exists (KIP-4's DeleteTopics vote, point 5), as
 released Apache Kafka authorizes each admin API.
 
 The broker must authorize (``kafka:VERSION,preset=acl``: KRaft's ``StandardAuthorizer``
@@ -78,9 +78,10 @@ from protocol.requests import AclOperation
 
 from .parametrize import MUTATING_KEYS, every_version
 from reference import error_codes as ec
+from reference.kips import KIP_4_DELETE_TOPICS
 
 KAFKA = "apache/kafka "
-SOURCE = ("KIP-4 (no existence leak), seed 002 point 5; " + KAFKA
+SOURCE = (KIP_4_DELETE_TOPICS + " point 5 (no existence leak); " + KAFKA
           + "core/src/main/scala/kafka/server/ControllerApis.scala (deleteTopics, createTopics, createPartitions, "
           "authorizeAlterResource), core/src/main/scala/kafka/server/KafkaApis.scala (handleTopicMetadataRequest, "
           "handleDeleteRecordsRequest), core/src/main/scala/kafka/server/ConfigHelper.scala "

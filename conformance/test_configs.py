@@ -1,6 +1,6 @@
 """C1-C4: topic configs through IncrementalAlterConfigs (KIP-339 as released) and AlterConfigs.
 
-Seed 004 (the KIP-339 draft, "ModifyConfigs") asks for incremental config changes without
+KIP-339 ("Create a new IncrementalAlterConfigs API"; its first draft called it "ModifyConfigs") asks for incremental config changes without
 the lost updates of AlterConfigs' read-modify-write. Kafka released it as
 IncrementalAlterConfigs (API 44) with SET/DELETE/APPEND/SUBTRACT; released Apache Kafka 4.x
 is the reference wherever the draft differs (the draft had only "set" and "null erases").
@@ -34,6 +34,7 @@ from .config_model import (
     Described, Observation, TopicConfigModel, Write, changes, defaults_omitted, described, error_text,
     history_violations, normalise, ops_text,
 )
+from reference.kips import KIP_339
 
 INCREMENTAL, LEGACY = ApiKey.IncrementalAlterConfigs, ApiKey.AlterConfigs
 
@@ -41,7 +42,7 @@ CCM = "apache/kafka metadata/src/main/java/org/apache/kafka/controller/Configura
 CAM = "apache/kafka core/src/main/scala/kafka/server/ConfigAdminManager.scala"
 LOGCONFIG = "apache/kafka storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java"
 CONFIG_HELPER = "apache/kafka core/src/main/scala/kafka/server/ConfigHelper.scala"
-SEED = "seed 004 (KIP-339 draft; released as IncrementalAlterConfigs)"
+KIP = KIP_339.cite("released as IncrementalAlterConfigs")
 
 
 def _asked(check, api_key: int, version: int) -> Admin:
@@ -128,7 +129,7 @@ def _fresh_topic(check, admin: Admin, hint: str, configs: dict | None = None) ->
 
 # -- C1 ----------------------------------------------------------------------------------------
 
-@pytest.mark.prop("C1", source=f"{SEED}; {CCM} incrementalAlterConfigResource/getParts; "
+@pytest.mark.prop("C1", source=f"{KIP}; {CCM} incrementalAlterConfigResource/getParts; "
                                 f"{LOGCONFIG}; {CONFIG_HELPER} describeConfigs")
 @pytest.mark.parametrize("api_key,version", every_version((INCREMENTAL,)))
 def test_c1_incremental_alter_configs_keeps_describe_configs_equal_to_the_model(check, api_key, version):
@@ -187,7 +188,7 @@ def test_c1_incremental_alter_configs_keeps_describe_configs_equal_to_the_model(
 
 # -- C2 ----------------------------------------------------------------------------------------
 
-@pytest.mark.prop("C2", source=f"{SEED} (no lost updates); {CCM} incrementalAlterConfigs; "
+@pytest.mark.prop("C2", source=f"{KIP} (no lost updates); {CCM} incrementalAlterConfigs; "
                                 "apache/kafka metadata/.../controller/QuorumController.java incrementalAlterConfigs "
                                 "(one write event per request)")
 @pytest.mark.parametrize("api_key,version", every_version((INCREMENTAL,)))
@@ -287,12 +288,12 @@ def test_c2_concurrent_incremental_writers_on_disjoint_keys_lose_no_update(check
 
 # -- C3 ----------------------------------------------------------------------------------------
 
-@pytest.mark.prop("C3", source=f"{SEED} (motivation: AlterConfigs replaces, read-modify-write loses updates); "
+@pytest.mark.prop("C3", source=f"{KIP} (motivation: AlterConfigs replaces, read-modify-write loses updates); "
                                 f"{CCM} legacyAlterConfigResource (recordsImplicitlyDeleted)")
 @pytest.mark.parametrize("api_key,version", every_version((LEGACY,)))
 def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates(check, api_key, version):
     """AlterConfigs is a full replace: after AlterConfigs(A) then AlterConfigs(B), the keys of
-    A that B does not name are back at their defaults. Then seed 004's lost update, which
+    A that B does not name are back at their defaults. Then KIP-339's lost update, which
     Kafka keeps as the documented behaviour of the deprecated API: clients X and Y both read
     the config, X writes it back with key a changed, Y writes it back with key b changed;
     X's write of a is gone. A broker that keeps a (AlterConfigs applied incrementally) is
@@ -327,7 +328,7 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
         model = TopicConfigModel(_describe(admin, topic))
         model = replace(topic, model, c["first"], admin, "first replace")
         model = replace(topic, model, c["second"], admin, "second replace")
-        # seed 004's read-modify-write race: both read, X writes, then Y writes its stale copy
+        # KIP-339's read-modify-write race: both read, X writes, then Y writes its stale copy
         x_read = {k: d.value for k, d in _describe(x_admin, topic).items() if d.source == ConfigSource.TOPIC_CONFIG}
         y_read = {k: d.value for k, d in _describe(y_admin, topic).items() if d.source == ConfigSource.TOPIC_CONFIG}
         (a, va), (b, vb) = c["x"], c["y"]
@@ -346,7 +347,7 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
             raise Violation(
                 (f"client X's write {a}={va!r} survived client Y's AlterConfigs built from a read taken "
                  f"before it: AlterConfigs was applied incrementally, not as the full replace that makes "
-                 f"seed 004's lost update happen in Kafka; " if kept else
+                 f"KIP-339's lost update happen in Kafka; " if kept else
                  f"after client Y's AlterConfigs (stale read + {b}={vb!r}) DescribeConfigs differs from a "
                  f"full replace: ") + "; ".join(diffs))
 
@@ -457,7 +458,7 @@ def _c4(check, api_key, version):
         raise Violation(f"{len(found)} of {len(kinds)} kinds of invalid input deviate: " + " | ".join(found))
 
 
-@pytest.mark.prop("C4", source=f"{SEED}; {CAM} preprocess (duplicates, null values); {CCM} "
+@pytest.mark.prop("C4", source=f"{KIP}; {CAM} preprocess (duplicates, null values); {CCM} "
                                 f"incrementalAlterConfigResource/validateAlterConfig; {LOGCONFIG} validateNames")
 @pytest.mark.parametrize("api_key,version", every_version((INCREMENTAL,)) + every_version((LEGACY,)))
 def test_c4_invalid_config_changes_get_kafkas_error_and_change_nothing(check, api_key, version):

@@ -5,7 +5,7 @@ Sources: catalogue R1 and released Apache Kafka 4.x (docs/reference-semantics.md
 ``Partition.deleteRecordsOnLeader`` (cleanup policy, -1 = high watermark, negative
 offsets), ``UnifiedLog.maybeIncrementLogStartOffset`` (offset beyond the high watermark,
 never backwards) and ``UnifiedLog.checkLogStartOffset`` (reads below the log start).
-No seed defines DeleteRecords; KIP-201 (seeds 000/001) only proposed a validate_only flag
+No KIP behind the suite defines DeleteRecords' semantics; KIP-201 only proposed a validate_only flag
 for it, which was never released (catalogue K1).
 
 Each example creates fresh topics, appends records with real Produce requests (acks=-1)

@@ -1,6 +1,6 @@
 """D1-D6: DeleteTopics (API 20) as released Apache Kafka answers it, at every version.
 
-Sources: seed 002 (the KIP-4 DeleteTopics vote, which defined v0) and released Apache Kafka
+Sources: KIP-4's DeleteTopics schema vote (KAFKA-2946, which defined v0) and released Apache Kafka
 4.x, which is the reference where the two differ (docs/reference-semantics.md, "D").
 Kafka's KRaft broker forwards DeleteTopics whole to the controller, whose
 ``ControllerApis.deleteTopics`` checks names and ids, and ``ReplicationControlManager``
@@ -37,8 +37,9 @@ from protocol.errors import error_name
 from strategies.domain import INT32_MAX, INT32_MIN, LEGAL_CHARS
 
 from .parametrize import every_version
+from reference.kips import KIP_4_DELETE_TOPICS
 
-SEED_002 = "seed 002 (KIP-4 DeleteTopics vote)"
+KIP4 = KIP_4_DELETE_TOPICS
 KAFKA_CONTROLLER_APIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
 KAFKA_REPLICATION = "apache/kafka metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 KAFKA_TEST = "apache/kafka core/src/test/scala/unit/kafka/server/DeleteTopicsRequestTest.scala"
@@ -142,14 +143,14 @@ def _setup(check, version: int):
 _SUFFIXES = st.lists(st.text(LEGAL_CHARS, min_size=1, max_size=12), min_size=1, max_size=3, unique=True)
 
 
-@pytest.mark.prop("D1", source=f"{SEED_002} point 3 (said InvalidTopic); released Kafka: "
+@pytest.mark.prop("D1", source=f"{KIP4} point 3 (said InvalidTopic); released Kafka: "
                                f"{KAFKA_REPLICATION} findTopicIds (unknown name -> UNKNOWN_TOPIC_OR_PARTITION); "
                                f"{KAFKA_TEST} testErrorDeleteTopicRequests ('invalid-topic')")
 @pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
 def test_d1_deleting_an_unknown_topic_answers_unknown_topic_or_partition(check, api_key, version):
     """Each name no topic has gets exactly one entry with UNKNOWN_TOPIC_OR_PARTITION (3).
 
-    KIP-4's vote (seed 002, point 3) said an InvalidTopic error; released Kafka answers
+    KIP-4's vote (point 3) said an InvalidTopic error; released Kafka answers
     UNKNOWN_TOPIC_OR_PARTITION (``ReplicationControlManager.findTopicIds``), and so
     must the broker. Nothing is created by asking."""
     client, admin = _setup(check, version)
@@ -196,7 +197,7 @@ def _materialise(check, admin, roles, order, hint):
     return names, [flat[i] for i in order]
 
 
-@pytest.mark.prop("D2", source=f"{SEED_002} point 2 (extra entries ignored); released Kafka: "
+@pytest.mark.prop("D2", source=f"{KIP4} point 2 (extra entries ignored); released Kafka: "
                                f"{KAFKA_CONTROLLER_APIS} deleteTopics (duplicateProvidedNames -> "
                                "INVALID_REQUEST 'Duplicate topic name.', not deleted)")
 @pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
@@ -206,7 +207,7 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
 
     This is ``ControllerApis.deleteTopics``: ``addProvidedName`` moves a repeated name to
     ``duplicateProvidedNames``, which answer "Duplicate topic name." and are never looked
-    up. KIP-4 (seed 002, point 2) had said the extra entries are ignored; ZooKeeper-era
+    up. KIP-4's vote (point 2) had said the extra entries are ignored; ZooKeeper-era
     Kafka collapsed them (a set) and deleted the topic. Neither answers twice."""
     client, admin = _setup(check, version)
 
@@ -273,7 +274,7 @@ def _outcome(admin, client, version, names, requests):
     return codes, listed, extra, at
 
 
-@pytest.mark.prop("D3", source=f"{SEED_002} point 8 (not transactional, errors reported independently); "
+@pytest.mark.prop("D3", source=f"{KIP4} point 8 (not transactional, errors reported independently); "
                                f"{KAFKA_REPLICATION} deleteTopics (per-topic ApiException); "
                                f"{KAFKA_CONTROLLER_APIS} deleteTopics")
 @pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
@@ -282,7 +283,7 @@ def test_d3_deleting_a_batch_equals_deleting_each_topic_alone(check, api_key, ve
     the same entries (codes) and the same end state as sending that name's entries in a
     request of its own, from the same starting state.
 
-    Seed 002 point 8: "the request is not transactional ... errors are reported
+    KIP-4's vote, point 8: "the request is not transactional ... errors are reported
     independently"; Kafka's controller gives each topic its own verdict. The relation
     holds whatever a broker answers for unknown or repeated names (D1/D2 judge those)."""
     client, admin = _setup(check, version)
@@ -321,7 +322,7 @@ _D4 = st.tuples(st.lists(st.tuples(st.integers(1, 3), st.integers(0, 4)), min_si
                 TIMEOUTS)
 
 
-@pytest.mark.prop("D4", source=f"{SEED_002} point 6 (timeout > 0 blocks until metadata no longer holds "
+@pytest.mark.prop("D4", source=f"{KIP4} point 6 (timeout > 0 blocks until metadata no longer holds "
                                f"the topic); {KAFKA_TEST} validateValidDeleteTopicRequests / "
                                f"validateTopicIsDeleted (poll); {KAFKA_REPLICATION} replay(RemoveTopicRecord)")
 @pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
@@ -331,7 +332,7 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
     again, and the new topic is new: its partition count is the new one, it holds none
     of the old records, and (where the broker reports topic ids) it has a new id.
 
-    Seed 002 point 6 says a timeout > 0 blocks until the metadata no longer holds the
+    KIP-4's vote, point 6, says a timeout > 0 blocks until the metadata no longer holds the
     topic; Kafka 4 answers once the controller committed the removal, brokers may lag a
     little, so the suite polls (up to ``--request-timeout``, 15 s by default)."""
     client, admin = _setup(check, version)
@@ -407,7 +408,7 @@ _D5 = st.tuples(st.integers(1, 3), st.integers(0, 2),
                 st.one_of(st.sampled_from([0, -1]), st.integers(INT32_MIN, 0)))
 
 
-@pytest.mark.prop("D5", source=f"{SEED_002} point 7 (timeout <= 0 triggers the delete and returns at once); "
+@pytest.mark.prop("D5", source=f"{KIP4} point 7 (timeout <= 0 triggers the delete and returns at once); "
                                f"released Kafka: {KAFKA_CONTROLLER_APIS} handleDeleteTopics "
                                "(deadline now + timeoutMs); apache/kafka server-common/.../queue/KafkaEventQueue.java "
                                f"(expired events fail with TimeoutException); {KAFKA_TEST} testErrorDeleteTopicRequests "
@@ -423,7 +424,7 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
     * REQUEST_TIMED_OUT for every entry, topic kept: released Kafka (KRaft). The
       controller's event deadline is ``now + timeoutMs``; the event queue fails expired
       events without running them, so nothing is looked up or deleted.
-    * REQUEST_TIMED_OUT, topic deleted later: KIP-4 (seed 002 point 7, ZooKeeper Kafka):
+    * REQUEST_TIMED_OUT, topic deleted later: KIP-4's vote (point 7, ZooKeeper Kafka):
       "you can assume the message was valid and the topic deletion was triggered".
     * NONE and the topic deleted: the catalogue's "success or REQUEST_TIMED_OUT", and KIP-4's
       response semantics point 1 ("the topics that did complete successfully will have no

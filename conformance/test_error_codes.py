@@ -17,7 +17,7 @@ POLICY_VIOLATION (44) is not version-gated in released Kafka: CreateTopics (KIP-
 (Incremental)AlterConfigs (KIP-133/339) and DeleteRecords on a non-``delete`` topic answer
 it at every version. DeleteTopics is different: released Kafka has no delete-topic policy
 (KIP-201 never shipped), so it answers 44 only when one request holds more than 10,000
-topics (the controller's batch limit), and KIP-201 itself (seed 001) keeps 44 off every
+topics (the controller's batch limit), and KIP-201 itself ("Rationalising Policy interfaces") keeps 44 off every
 version below its new one (UNKNOWN_SERVER_ERROR there). A DeleteTopics answer of 44 to a
 small request is flagged at every released version.
 
@@ -60,14 +60,14 @@ from .wellformed import error_codes
 BATCH_LIMIT = 10_000
 KIP201_GATE = (ec._src(ec.EVENT_EXCEPTION_INFO, "BoundedListTooLongException -> POLICY_VIOLATION only past "
                        "MAX_RECORDS_PER_USER_OP = 10000")
-               + "; KIP-201 (seed 001): POLICY_VIOLATION on DeleteTopics only from the KIP-201 version, "
+               + "; KIP-201: POLICY_VIOLATION on DeleteTopics only from the KIP-201 version, "
                  "UNKNOWN_SERVER_ERROR below it; released Kafka has no delete-topic policy")
 
 SOURCE = ("catalogue P5; reference/error_codes.py RULES: "
           + ec._src(ec.CONTROLLER_APIS, "newQuotaFor(request, strictSinceVersion = 6/5/3), deleteTopics "
                                         "apiVersion < 3 -> INVALID_REQUEST")
           + "; " + ec._src(ec.MSG + "*Response.json", '"Version N ... may return X" comments')
-          + "; KIP-599; KIP-201 (seed 001)")
+          + "; KIP-599; KIP-201")
 
 
 def _topics_in(api_key: int, request: dict) -> int:

@@ -1,6 +1,6 @@
 """K1: KIP-201's delete-side validate_only and error messages (never released).
 
-KIP-201 (seeds 000, 001) proposed a new DeleteTopics and DeleteRecords version whose request
+KIP-201 ("Rationalising Policy interfaces") proposed a new DeleteTopics and DeleteRecords version whose request
 carries ``validate_only`` and whose response carries ``error_message``. Released Apache Kafka
 never shipped it (docs/reference-semantics.md R1, V1-V3), so the requests and answers are
 defined as overlays on Kafka's message schemas (``reference/kip201.py``: the
@@ -32,9 +32,9 @@ from protocol import requests as build
 from protocol.codec import APIS
 
 from .capabilities import require_feature
-from reference.kip201 import FEATURE, FEATURE_LEVEL, OVERLAYS, SEED, decode_response, encode_request
+from reference.kip201 import FEATURE, FEATURE_LEVEL, OVERLAYS, SOURCE as KIP, decode_response, encode_request
 
-SOURCE = (f"catalogue K1; {SEED}: 'New versions of existing network protocol DeleteTopicsRequest and "
+SOURCE = (f"catalogue K1; {KIP}: 'New versions of existing network protocol DeleteTopicsRequest and "
           "DeleteRecordsRequest will be added, to add a validate_only flag' / '... include an error "
           "message'; reference/kip201.py (overlay schemas)")
 

@@ -1,9 +1,9 @@
-"""K2: seed 003's partition deletion (DeletePartitions), never released, as a schema overlay.
+"""K2: KIP-694's partition deletion (DeletePartitions), never released, as a schema overlay.
 
-Seed 003 proposes "a new API type DeletePartitions" and elides its schemas; no API key was
+KIP-694 ("Support Reducing Partitions for Topics") proposes "a new API type DeletePartitions" and elides its schemas; no API key was
 ever assigned. The request and response are therefore defined here as an overlay on the
 codec (``reference/partition_deletion.py``: the schemas, what each field follows
-in the seed, and the rules below with their sources), under the key ``--k2-api-key N``
+in the KIP, and the rules below with their sources), under the key ``--k2-api-key N``
 (default 10000).
 
 A broker implementing it declares so: feature ``partition.deletion.version`` (level 1) in
@@ -15,17 +15,17 @@ that implements it over any broker; the mutants of that emulation
 
 The rules (``DeletePartitions = k`` deletes partitions ``k..n-1`` of a topic with ``n``):
 
-* ``1 <= k < n``: NONE, and Metadata then lists partitions ``0..k-1`` only (seed 003:
+* ``1 <= k < n``: NONE, and Metadata then lists partitions ``0..k-1`` only (KIP-694:
   "The partition to remove. All associated partitions will be removed as well."; status
   None: "filtered and not written to");
-* ``k <= 0`` or ``k >= n``: INVALID_PARTITIONS and nothing changes (where the seed is silent:
+* ``k <= 0`` or ``k >= n``: INVALID_PARTITIONS and nothing changes (where the KIP is silent:
   Kafka's CreatePartitions answers a count the topic cannot take so,
   ReplicationControlManager.createPartitions);
 * an unknown topic: UNKNOWN_TOPIC_OR_PARTITION, no topic created; a topic named twice:
   INVALID_REQUEST (ControllerApis.createPartitions' duplicate rule);
-* validate_only: the real request's verdict, no change (seeds 000/001);
-* items are independent (seed 001: "validation failure only affects the relevant topic");
-* errors carry an error_message (seed 001).
+* validate_only: the real request's verdict, no change (KIP-201);
+* items are independent (KIP-201: "validation failure only affects the relevant topic");
+* errors carry an error_message (KIP-201).
 """
 from __future__ import annotations
 
@@ -42,14 +42,15 @@ from protocol.apis import items
 from .capabilities import require_feature
 from .overlays import k2_api_key
 from reference import partition_deletion as pd
+from reference.kips import KIP_201
 
-SOURCE = (f"catalogue K2; {pd.SEED}: 'A new API type DeletePartitions will be added' / "
+SOURCE = (f"catalogue K2; {pd.SOURCE}: 'A new API type DeletePartitions will be added' / "
           "DeleteTopicPartitionsRecord.DeletePartitions 'The partition to remove. All associated partitions "
           "will be removed as well.'; reference/partition_deletion.py (overlay schema, rules)")
 KAFKA_CP = ("apache/kafka metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java "
             "createPartitions (a count the topic cannot take: INVALID_PARTITIONS); core/src/main/scala/kafka/"
             "server/ControllerApis.scala createPartitions (duplicate names: INVALID_REQUEST)")
-SEED_001 = "seed 001 (KIP-201): 'validation failure only affects the relevant topic', errors carry messages"
+KIP_201_ITEMS = KIP_201.cite("'validation failure only affects the relevant topic', errors carry messages")
 
 
 def pytest_generate_tests(metafunc):
@@ -60,7 +61,7 @@ def pytest_generate_tests(metafunc):
 
 
 def _require(check, api_key: int) -> None:
-    require_feature(check, pd.FEATURE, pd.FEATURE_LEVEL, "seed 003's partition deletion")
+    require_feature(check, pd.FEATURE, pd.FEATURE_LEVEL, "KIP-694's partition deletion")
     rng = check.broker.advertised(api_key)
     if rng is None or not rng[0] <= pd.VERSION <= rng[1]:
         raise Unsupported(f"broker declares {pd.FEATURE!r} but does not advertise DeletePartitions "
@@ -193,7 +194,7 @@ def test_k2_unknown_and_twice_named_topics_are_refused_per_name(check, api_key, 
     check.given(st.tuples(st.integers(-1, 3), st.integers(1, 2), st.integers(1, 2)), refused)
 
 
-@pytest.mark.prop("K2", source=f"{SOURCE}; seeds 000/001 (KIP-201: validate_only validates but changes nothing)")
+@pytest.mark.prop("K2", source=f"{SOURCE}; {KIP_201.cite('validate_only validates but changes nothing')}")
 def test_k2_validate_only_answers_as_the_real_deletion_and_changes_nothing(check, api_key, version):
     """A validate_only DeletePartitions leaves Metadata's partitions as they were and answers
     the code the same deletion then gets for real. Each example asks one deletion the topic
@@ -219,7 +220,7 @@ def test_k2_validate_only_answers_as_the_real_deletion_and_changes_nothing(check
                 validate_then_delete)
 
 
-@pytest.mark.prop("K2", source=f"{SOURCE}; {SEED_001}")
+@pytest.mark.prop("K2", source=f"{SOURCE}; {KIP_201_ITEMS}")
 def test_k2_a_failing_item_leaves_the_other_items_alone(check, api_key, version):
     """In one request, a deletion that is refused (unknown topic, or a partition the topic
     lacks) gets its own code, and a valid deletion beside it answers NONE and is applied."""
@@ -241,7 +242,7 @@ def test_k2_a_failing_item_leaves_the_other_items_alone(check, api_key, version)
     check.given(st.tuples(st.booleans(), st.integers(1, 2)), batch)
 
 
-@pytest.mark.prop("K2", source=f"{SOURCE}; {SEED_001}")
+@pytest.mark.prop("K2", source=f"{SOURCE}; {KIP_201_ITEMS}")
 def test_k2_errors_carry_a_message(check, api_key, version):
     """A non-zero error code (unknown topic, a partition the topic lacks) carries an
     error_message; NONE carries none."""

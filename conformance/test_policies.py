@@ -1,5 +1,5 @@
 """A1: topic-management policies (KIP-108 CreateTopicPolicy, KIP-133 AlterConfigPolicy;
-seed 001, KIP-201's rationale): a violating item gets POLICY_VIOLATION with the policy's
+KIP-201's rationale): a violating item gets POLICY_VIOLATION with the policy's
 message, the other items of the batch are unaffected, validate_only gives the same verdict
 and changes nothing, and the policy saw exactly the requested state.
 
@@ -47,7 +47,7 @@ REFUSED = ("retention.ms", "1000013")
 ACCEPTED_RETENTION = "86400017"
 CREATE_MESSAGE = "kac-policy: topic name {name} carries the marker " + NAME_MARKER
 CONFIG_MESSAGE = f"kac-policy: {REFUSED[0]}={REFUSED[1]} is refused"
-SOURCE = ("KIP-108 (CreateTopicPolicy), KIP-133 (AlterConfigPolicy), seed 001; apache/kafka "
+SOURCE = ("KIP-108 (CreateTopicPolicy), KIP-133 (AlterConfigPolicy), KIP-201 (Rationalising Policy interfaces); apache/kafka "
           "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java createTopic "
           "(createTopicPolicy.validate -> POLICY_VIOLATION with the message), ConfigurationControlManager.java "
           "(alterConfigPolicy.validate)")

@@ -34,6 +34,7 @@ from .batch_model import World, asked, create_partitions_items, entries_by_name,
 from reference import topic_names
 from reference.release_lines import SEGMENT_BYTES_MIN
 from reference.topic_config import CONFIGS
+from reference.kips import KIP_694
 
 KAFKA = "apache/kafka "
 RCM = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
@@ -568,14 +569,14 @@ def test_t2_a_higher_count_adds_partitions(check, api_key, version):
     check.given(_partition_items("grow"), grown)
 
 
-@pytest.mark.prop("T2", source=f"catalogue T2; seed 003 (partition deletion, never released); {RCM} "
+@pytest.mark.prop("T2", source=f"catalogue T2; {KIP_694.cite('partition deletion, never released')}; {RCM} "
                                "createPartitions ('Topic already has N partition(s).', "
                                f"'The topic T currently has N partition(s); M would not be an increase.'); {RCM_TEST} "
                                "testCreatePartitions ('bar', 'quux' -> INVALID_PARTITIONS)")
 @pytest.mark.parametrize("api_key,version", CREATE_PARTITIONS_VERSIONS)
 def test_t2_the_same_or_a_lower_count_answers_invalid_partitions_and_changes_nothing(check, api_key, version):
     """A count equal to or below the topic's current one (zero and negatives included)
-    answers INVALID_PARTITIONS (37) and the topic keeps its partitions. Seed 003 proposed
+    answers INVALID_PARTITIONS (37) and the topic keeps its partitions. KIP-694 proposed
     deleting partitions; that was never released, so Kafka only ever grows a topic (the
     proposal's API is K2's)."""
     ctx = asked(check, api_key, version)

@@ -3,7 +3,7 @@ answers, and judges every item of a batch on its own.
 
 Which requests have the flag (the 4.x schemas' ``ValidateOnly`` field): CreateTopics v1+,
 CreatePartitions, AlterConfigs and IncrementalAlterConfigs at every version. DeleteTopics
-and DeleteRecords have none in released Kafka (KIP-201, seeds 000/001, was never
+and DeleteRecords have none in released Kafka (KIP-201, "Rationalising Policy interfaces", was never
 released; its properties are K1).
 
 What released Kafka does (docs/reference-semantics.md, "V1-V3"): the controller computes
@@ -50,8 +50,8 @@ def _batch(items) -> str:
 # V1
 # --------------------------------------------------------------------------------------
 
-@pytest.mark.prop("V1", source="catalogue V1; seed 000 (KIP-201: 'validated ... but the topic won't actually be "
-                               "deleted'), seed 004 (KIP-339: 'validated without altering the configs'); "
+@pytest.mark.prop("V1", source="catalogue V1; KIP-201 'Rationalising Policy interfaces' ('validated ... but the topic won't actually be "
+                               "deleted'), KIP-339 'Create a new IncrementalAlterConfigs API' ('validated without altering the configs'); "
                                f"{KAFKA}{RCM} createTopics (validateOnly: no records), {KAFKA}{QC} createPartitions / "
                                "incrementalAlterConfigs / legacyAlterConfigs (withoutRecords); "
                                f"{KAFKA}core/src/test/scala/unit/kafka/server/AbstractCreateTopicsRequestTest.scala "
@@ -136,7 +136,7 @@ def _shape(api_key, version, resp, names):
     return out
 
 
-@pytest.mark.prop("V2", source="catalogue V2; seeds 000/004 (validate_only validates the request as it would be "
+@pytest.mark.prop("V2", source="catalogue V2; KIP-201, KIP-339 (validate_only validates the request as it would be "
                                f"executed); {KAFKA}{RCM} createTopics (one code path; validateOnly drops only the "
                                f"records), {KAFKA}{QC} createPartitions / incrementalAlterConfigs / legacyAlterConfigs "
                                "(result.withoutRecords()); docs/reference-semantics.md V2 (topic_id of a "
@@ -176,7 +176,7 @@ def test_v2_validate_only_answers_each_item_as_the_executed_request_does(check, 
 # V3
 # --------------------------------------------------------------------------------------
 
-@pytest.mark.prop("V3", source="catalogue V3; seed 001 (KIP-201: 'validation failure only affects the relevant "
+@pytest.mark.prop("V3", source="catalogue V3; KIP-201 ('validation failure only affects the relevant "
                                f"topic'); {KAFKA}{RCM} createTopics / createPartitions (per-topic ApiError), "
                                f"{KAFKA}metadata/src/main/java/org/apache/kafka/controller/ConfigurationControlManager.java "
                                "incrementalAlterConfigs / legacyAlterConfigs (per-resource result); "

@@ -1,5 +1,5 @@
 """P5 as Kafka ships it: error codes that a request version older than the code never gets,
-provoked on brokers configured to return them (seeds 000/001's downgrade rule; catalogue P5).
+provoked on brokers configured to return them (KIP-201's downgrade rule; catalogue P5).
 
 * ``kafka:VERSION,preset=nodelete`` (``delete.topic.enable=false``): DeleteTopics answers
   TOPIC_DELETION_DISABLED (73) from v3 and INVALID_REQUEST (42) below, for every requested

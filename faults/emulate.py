@@ -1,11 +1,11 @@
-"""A broker that implements seed 003's partition deletion, emulated by the proxy (K2).
+"""A broker that implements KIP-694's partition deletion, emulated by the proxy (K2).
 
-No broker implements DeletePartitions (seed 003 was never released), so K2 would only ever
+No broker implements DeletePartitions (KIP-694, "Support Reducing Partitions for Topics", was never released), so K2 would only ever
 be ``unsupported``. ``proxy:k2@SPEC`` (``proxy:k2=KEY@SPEC`` for another API key than
 :data:`reference.partition_deletion.DEFAULT_API_KEY`) puts a broker in front of
 ``SPEC`` that does implement it, following the rules written down in
-``reference/partition_deletion.py`` (seed 003, and Kafka's CreatePartitions where
-the seed is silent):
+``reference/partition_deletion.py`` (KIP-694, and Kafka's CreatePartitions where
+the KIP is silent):
 
 * ApiVersions advertises DeletePartitions v0 under the key and, from v3, declares the
   feature ``partition.deletion.version`` (level 1) in ``SupportedFeatures`` (KIP-584);
@@ -13,14 +13,14 @@ the seed is silent):
   from the inner broker's Metadata (side channel), judges each item, and keeps what it
   deleted in its own model (topic -> partitions kept);
 * every Metadata answer is filtered through that model: a deleted partition is not listed
-  (seed 003: status None, "filtered and not written to"). A topic deleted or created again
+  (KIP-694: status None, "filtered and not written to"). A topic deleted or created again
   through the proxy starts afresh.
 
 It is a shim (``catches = ("-",)``): not a fault, a broker made to implement the proposal,
 so that K2 passes through ``proxy:k2@SPEC`` and its mutants (``faults/mutants/
 partition_deletion.py``: subclasses that break one rule each) are scored over it. The inner
 broker never sees a DeletePartitions request; data of deleted partitions stays in it (the
-seed's delayed deletion is not emulated).
+KIP's delayed deletion is not emulated).
 """
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ METADATA_V = 4
 
 @mutant
 class PartitionDeletion(Mutant):
-    """Emulates seed 003's DeletePartitions (an overlay API, declared by a KIP-584 feature)
+    """Emulates KIP-694's DeletePartitions (an overlay API, declared by a KIP-584 feature)
     over the inner broker: advertised, answered and reflected in Metadata."""
     name = "k2"
     catches = ("-",)

@@ -112,7 +112,7 @@ def delete_records(v: int, offsets: Iterable[tuple[str, Iterable[tuple[int, int]
                        for n, parts in offsets], "timeout_ms": timeout_ms}
 
 
-# -- DeletePartitions: seed 003, never released (K2; an overlay API, its key configurable) --
+# -- DeletePartitions: KIP-694, never released (K2; an overlay API, its key configurable) --
 
 def delete_partitions(v: int, deletions: Iterable[tuple[str, int]], *, timeout_ms: int = TIMEOUT_MS,
                       validate_only: bool = False) -> dict:

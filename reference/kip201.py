@@ -1,6 +1,6 @@
 """KIP-201's never-released protocol changes as overlays on Kafka's message schemas (K1).
 
-KIP-201 (seeds 000 and 001) proposed a new version of DeleteTopics and DeleteRecords whose
+KIP-201 ("Rationalising Policy interfaces") proposed a new version of DeleteTopics and DeleteRecords whose
 request carries ``validate_only`` and whose response carries ``error_message``, and
 POLICY_VIOLATION answered by the delete APIs (UNKNOWN_SERVER_ERROR below the new version).
 Released Kafka never shipped it: DeleteTopics got ``error_message`` in v5 for another reason
@@ -34,7 +34,9 @@ from dataclasses import dataclass, field
 from protocol import ApiKey
 from protocol import codec as official
 
-SEED = "KIP-201 (seed 000: protocol part; seed 001: full diff), never released"
+from .kips import KIP_201
+
+SOURCE = KIP_201.cite("never released")
 
 #: KIP-584 feature name a KIP-201 broker declares in ApiVersions v3+ SupportedFeatures
 #: (level 1: the delete-side validate_only and error_message of :data:`OVERLAYS`).

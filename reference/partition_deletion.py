@@ -1,6 +1,7 @@
-"""Seed 003's partition deletion (never released) as a schema overlay, and its rules (K2).
+"""KIP-694's partition deletion (never released) as a schema overlay, and its rules (K2).
 
-Seed 003 ("proposal to delete (reduce) partitions of a topic") says: "A new API type
+KIP-694 ("Support Reducing Partitions for Topics",
+https://cwiki.apache.org/confluence/display/KAFKA/KIP-694%3A+Support+Reducing+Partitions+for+Topics) says: "A new API type
 DeletePartitions will be added: DeletePartitionsRequest and DeletePartitionsResponse", and
 then elides the schemas ("..."). What it does give:
 
@@ -12,39 +13,39 @@ then elides the schemas ("..."). What it does give:
   enabled") and ``delete.topic.partition.interval.delay.ms`` (delayed deletion of the data).
 
 No API key was assigned. The request and response below are therefore this suite's reading
-of the seed, stated here once and cited by K2's docstrings:
+of the KIP, stated here once and cited by K2's docstrings:
 
-* **the request** (``SCHEMA_REQUEST``) names, per topic, ``DeletePartitions``: the seed's
+* **the request** (``SCHEMA_REQUEST``) names, per topic, ``DeletePartitions``: the KIP's
   record field, "the partition to remove", with "all associated partitions" - the ones
   after it, because a Kafka topic's partitions are always ``0..n-1`` (CreatePartitions
   only appends at the end, ``Count`` is the new count). So ``DeletePartitions = k`` removes
   partitions ``k..n-1`` and leaves ``k``, mirroring CreatePartitions' ``Count``. It carries
   ``TimeoutMs`` and ``ValidateOnly`` as every topic-management request since KIP-108 does
-  (seed 000/001, KIP-201: validate_only on every topic-changing request);
+  (KIP-201: validate_only on every topic-changing request);
 * **the response** (``SCHEMA_RESPONSE``) is CreatePartitionsResponse's shape: per topic an
-  error code and an error message (seed 001: errors carry messages);
+  error code and an error message (KIP-201: errors carry messages);
 * **version 0 only, flexible from 0** (every API added since KIP-482 is flexible from its
   first version).
 
 The rules K2 holds a broker to (``conformance/test_partition_deletion.py``), each from the
-seed or, where the seed is silent, from Kafka's CreatePartitions - the one released API that
+KIP or, where the KIP is silent, from Kafka's CreatePartitions - the one released API that
 changes a topic's partition count (apache/kafka metadata/src/main/java/org/apache/kafka/
 controller/ReplicationControlManager.java ``createPartitions``, core/src/main/scala/kafka/
 server/ControllerApis.scala ``createPartitions``):
 
-* ``1 <= k < n``: NONE; Metadata then lists partitions ``0..k-1`` only (seed: status None,
+* ``1 <= k < n``: NONE; Metadata then lists partitions ``0..k-1`` only (KIP-694: status None,
   "filtered and not written to");
 * ``k >= n`` (no such partition to remove) or ``k <= 0`` (nothing left: a topic has at
   least one partition; deleting every partition is DeleteTopics' job): INVALID_PARTITIONS,
   as CreatePartitions answers a count it cannot reach, and nothing changes;
 * an unknown topic: UNKNOWN_TOPIC_OR_PARTITION; a topic named twice: INVALID_REQUEST for
   that name (ControllerApis.createPartitions' duplicate rule);
-* ``validate_only``: the verdict the real request gets, and nothing changes (seeds 000/001);
+* ``validate_only``: the verdict the real request gets, and nothing changes (KIP-201);
 * per topic, not transactional: a failing item leaves the others' verdicts and effects
-  (seed 001: "a policy failure affects only its own topic"; seed 002 for DeleteTopics);
-* a non-zero error carries a message (seed 001).
+  (KIP-201: "a policy failure affects only its own topic"; KIP-4's DeleteTopics vote);
+* a non-zero error carries a message (KIP-201).
 
-Where the seed is silent and nothing is checked: the data's delayed deletion (the seed's
+Where the KIP is silent and nothing is checked: the data's delayed deletion (the KIP's
 interval), reads of a deleted partition during the delay, and CreatePartitions after a
 deletion.
 
@@ -59,7 +60,9 @@ from __future__ import annotations
 
 from protocol import codec
 
-SEED = "seed 003 (proposal to delete partitions of a topic), never released"
+from .kips import KIP_694
+
+SOURCE = KIP_694.cite("never released")
 
 #: KIP-584 feature name a broker implementing partition deletion declares (level 1 = v0).
 FEATURE = "partition.deletion.version"
@@ -81,7 +84,7 @@ SCHEMA_REQUEST = {
              {"name": "Name", "type": "string", "versions": "0+", "mapKey": True, "entityType": "topicName",
               "about": "The topic name."},
              {"name": "DeletePartitions", "type": "int32", "versions": "0+",
-              "about": "Seed 003: the partition to remove; all partitions after it are removed as well "
+              "about": "KIP-694: the partition to remove; all partitions after it are removed as well "
                        "(the topic keeps partitions 0..DeletePartitions-1)."}]},
         {"name": "TimeoutMs", "type": "int32", "versions": "0+",
          "about": "The time in ms to wait for the partitions to be deleted."},

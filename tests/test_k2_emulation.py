@@ -1,4 +1,4 @@
-"""K2 (seed 003's partition deletion as an overlay API) and K1's declared capability, as
+"""K2 (KIP-694's partition deletion as an overlay API) and K1's declared capability, as
 users run them: the suite in a subprocess against tansu, the emulating proxy and a proxy that
 advertises a future Kafka's versions.
 

@@ -1,6 +1,6 @@
 """Partition deletion done wrong (catalogue K2): the emulation, one rule broken each.
 
-Each mutant is the emulating broker of :mod:`faults.emulate` (seed 003's DeletePartitions)
+Each mutant is the emulating broker of :mod:`faults.emulate` (KIP-694's DeletePartitions)
 with one of the rules of ``reference/partition_deletion.py`` broken, run as
 ``proxy:MUTANT@proxy:k2@tansu``: the outer proxy answers DeletePartitions itself and filters
 Metadata through its own model, so the inner emulation only supplies the baseline
@@ -23,7 +23,7 @@ class _Deviation(PartitionDeletion):
 
 @mutant
 class ValidateOnlyDeletes(_Deviation):
-    """A validate_only DeletePartitions deletes the partitions (seeds 000/001: validate_only
+    """A validate_only DeletePartitions deletes the partitions (KIP-201: validate_only
     changes nothing)."""
     name = "k2-validate-only-deletes"
 
@@ -80,7 +80,7 @@ class DeletionNotApplied(_Deviation):
 @mutant
 class BatchFailsTogether(_Deviation):
     """One failing item fails every item of the request with its code, and nothing is
-    deleted (per-topic results are not transactional, seed 001/002)."""
+    deleted (per-topic results are not transactional: KIP-201, and KIP-4's DeleteTopics vote)."""
     name = "k2-batch-fails-together"
 
     def settle(self, verdicts):
@@ -92,7 +92,7 @@ class BatchFailsTogether(_Deviation):
 
 @mutant
 class ErrorsWithoutMessage(_Deviation):
-    """Errors carry no error_message (seed 001: the response's errors carry messages)."""
+    """Errors carry no error_message (KIP-201: the response's errors carry messages)."""
     name = "k2-error-without-message"
 
     def message(self, code, text):

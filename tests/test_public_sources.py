@@ -1,0 +1,50 @@
+"""The project cites only public sources: KIPs by number and title, Kafka's source by
+repository path. No file names a private document (a "seed" file of the project's origins)
+or a path outside the repository, in code, docs, messages or result rows."""
+from __future__ import annotations
+
+import re
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: What a reader outside the project cannot open: the origin documents by number, the
+#: folder they lived in, and absolute paths of a build machine.
+PRIVATE = re.compile("|".join((
+    r"\bseeds? \d{3}\b", r"\bseeds? 0\d\d/", r"\bSEED_0\d\d\b",
+    r"(?<![\w.-])shared/", r"/work/",
+)), re.IGNORECASE)
+
+TEXT = {".py", ".md", ".json", ".toml", ".ini", ".java", ".html", ".js", ".css", ".txt", ".cfg", ".sh", ""}
+
+
+def _tracked() -> list[Path]:
+    out = subprocess.run(["git", "ls-files", "-co", "--exclude-standard"], cwd=ROOT,
+                         capture_output=True, text=True, check=True).stdout.split("\n")
+    return [ROOT / f for f in out if f and (ROOT / f).is_file() and (ROOT / f).suffix in TEXT]
+
+
+def test_no_file_cites_a_private_source_or_a_path_outside_the_repository():
+    me = Path(__file__).resolve()
+    hits = []
+    for path in _tracked():
+        if path.resolve() == me:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            continue
+        for n, line in enumerate(text.splitlines(), 1):
+            if PRIVATE.search(line):
+                hits.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()[:120]}")
+    assert not hits, "cite KIPs by number and title, Kafka by repository path:\n" + "\n".join(hits)
+
+
+def test_the_pattern_catches_what_it_is_for():
+    for bad in ("see seed 003", "Seed 004's lost update", "seeds 000/001", "/work/shared/CATALOGUE.md",
+                "`shared/CATALOGUE.md`", "SEED_002 = 1"):
+        assert PRIVATE.search(bad), bad
+    for fine in ("--seed 20261123", "hypothesis seed 20260501", "a shared cluster", "KIP-694",
+                 "tests/test_shared_cluster.py", "DEFAULT_SEED"):
+        assert not PRIVATE.search(fine), fine
