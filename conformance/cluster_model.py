@@ -10,8 +10,8 @@ error codes released Apache Kafka 4.x may answer (``docs/reference-semantics.md`
 cites the Kafka source for every rule used here), and what changes when the item
 succeeds. Where Kafka's code does not do what Kafka means (its KIPs, JIRAs, other code
 paths), the model follows the intent and the deviation is a reviewed finding
-(``reference/kafka_known_deviations.json``; the audit is in the reference's
-"Code or intent" table). Where Kafka's answer is not certain (marked *code reading* in the reference, or
+(``reference/kafka_known_deviations.json``; the audit is the reference's "Code or intent"
+table). Where Kafka's answer is not certain (marked *code reading* in the reference, or
 depending on broker configuration) the prediction allows every candidate code and the
 model follows the code the broker actually gave; values it cannot predict are
 :class:`Unknown` and are learnt from the next observation, under constraints that still
@@ -198,9 +198,10 @@ class Model:
         # name itself) and then overwrites the entry of every existing name with
         # TOPIC_ALREADY_EXISTS; ZooKeeper mode checked existence first on purpose
         # (AdminZkClient.validateTopicCreate: "otherwise the topic could potentially
-        # collide with itself", KAFKA-4687), and TopicCommandTest.testCreateWithTopicNameCollision
-        # expects TopicExistsException for 'foo_bar' again. Measured on 3.9.2, 4.1.0 and 4.4.0: a name
-        # that exists and collides with another existing topic answers 36.
+        # collide with itself", KAFKA-4687), and TopicCommandTest.
+        # testCreateWithTopicNameCollision expects TopicExistsException for 'foo_bar'
+        # again. Measured on 3.9.2, 4.1.0 and 4.4.0: a name that exists and collides with
+        # another existing topic answers 36.
         if name in self.topics:
             return _e(key, Errors.TOPIC_ALREADY_EXISTS, "exists")
         if self._collides(name):
@@ -247,8 +248,7 @@ class Model:
 
         Kafka's intent, not its KRaft code: ``validateNewTopicNames`` checks only topics
         that existed before the request, so released Kafka creates both names (the known
-        deviation
-        ``create-topics-colliding-names-in-one-request-both-created``). KAFKA-13743 ("Prevent
+        deviation ``create-topics-colliding-names-in-one-request-both-created``). KAFKA-13743 ("Prevent
         topics with conflicting metrics names from being created in KRaft mode") added the
         check to keep such pairs from existing, as ZooKeeper mode did: there
         ZkAdminManager.createTopics created each topic before validating the next

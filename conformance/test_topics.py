@@ -202,7 +202,6 @@ def test_t1_a_name_colliding_with_an_existing_topic_by_dot_or_underscore_answers
     check.given(tails, refused)
 
 
-
 @pytest.mark.prop("T1", source=f"catalogue T1; KAFKA-13743 'Prevent topics with conflicting metrics names from "
                                f"being created in KRaft mode'; {ZK_ADMIN} createTopics (3.9: each topic created "
                                f"before the next is validated) and {ADMIN_ZK} validateTopicCreate (collision with "
