@@ -23,7 +23,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
-from protocol.apis import ZERO_UUID, ConfigSource
+from protocol.apis import ZERO_UUID, ApiKey, ConfigSource
+from protocol.schema_facts import RESPONSE, has_field
 from protocol.errors import Errors
 
 from reference import topic_config, topic_names
@@ -222,9 +223,12 @@ class Model:
             codes.add(Errors.INVALID_CONFIG)
         why = "valid" + (" (validate_only)" if validate_only else "")
 
+        answers_partitions = has_field(ApiKey.CreateTopics, version, "topics.num_partitions", RESPONSE)
+        answers_id = has_field(ApiKey.CreateTopics, version, "topics.topic_id", RESPONSE)
+
         def verify(entry):
             got = entry.get("num_partitions", -1)
-            if version >= 5 and not validate_only and p > 0 and got != p:
+            if answers_partitions and not validate_only and p > 0 and got != p:
                 return f"num_partitions {got} in the answer, {p} requested"
             return None
 
@@ -234,9 +238,9 @@ class Model:
             t = Topic(None, {k: v for k, v in item["configs"]})
             if p > 0:
                 t.set_partitions(p)
-            elif version >= 5 and (entry.get("num_partitions") or 0) > 0:
+            elif answers_partitions and (entry.get("num_partitions") or 0) > 0:
                 t.set_partitions(entry["num_partitions"])
-            if version >= 7 and entry.get("topic_id") not in (None, ZERO_UUID):
+            if answers_id and entry.get("topic_id") not in (None, ZERO_UUID):
                 t.topic_id = entry["topic_id"]
             self.topics[name] = t
 
@@ -429,6 +433,7 @@ class Model:
         Keys a fresh topic lists show the default unless overridden; overridden keys show
         the override with config_source TOPIC_CONFIG; nothing else is listed."""
         d = self.defaults
+        sourced = has_field(ApiKey.DescribeConfigs, version, "results.configs.config_source", RESPONSE)
         expected = set(t.configs) | (set(d.configs) if d.configs_known else set())
         if keys is not None:
             expected &= set(keys)
@@ -449,13 +454,13 @@ class Model:
                         return f"{k}={got.get('value')!r}, which should contain {sorted(want.contains)} and lack {sorted(want.lacks)}"
                 elif got.get("value") != want:
                     return f"{k}={got.get('value')!r}, the model has the override {want!r}"
-                if version >= 1 and got.get("config_source") != ConfigSource.TOPIC_CONFIG:
+                if sourced and got.get("config_source") != ConfigSource.TOPIC_CONFIG:
                     return f"{k} has config_source {got.get('config_source')}, an override is TOPIC_CONFIG (1)"
             elif k in d.configs:
                 value, source = d.configs[k]
                 if got.get("value") != value:
                     return f"{k}={got.get('value')!r}, the default (a fresh topic's value) is {value!r}"
-                if version >= 1 and source is not None and got.get("config_source") != source:
+                if sourced and source is not None and got.get("config_source") != source:
                     return f"{k} has config_source {got.get('config_source')}, a fresh topic's is {source}"
         return None
 
@@ -555,7 +560,7 @@ class Model:
         indexes = sorted(p.get("partition_index") for p in parts)
         if indexes != list(range(len(parts))):
             return f"partition indexes {indexes}"
-        tid = entry.get("topic_id") if version >= 10 else None
+        tid = entry.get("topic_id") if has_field(ApiKey.Metadata, version, "topics.topic_id", RESPONSE) else None
         if tid not in (None, ZERO_UUID) and t.topic_id is not None and tid != t.topic_id:
             return f"topic_id {tid}, but the topic was created with id {t.topic_id}"
         return None
@@ -563,7 +568,7 @@ class Model:
     def learn_topic(self, t: Topic, entry: dict, version: int) -> None:
         if t.partitions is None:
             t.set_partitions(len(entry.get("partitions") or []))
-        tid = entry.get("topic_id") if version >= 10 else None
+        tid = entry.get("topic_id") if has_field(ApiKey.Metadata, version, "topics.topic_id", RESPONSE) else None
         if t.topic_id is None and tid not in (None, ZERO_UUID):
             t.topic_id = tid
 

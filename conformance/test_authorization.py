@@ -71,7 +71,7 @@ from fixtures import acl
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect, expect_setup
 from fixtures.waiting import VISIBLE_S, eventually
-from protocol import AlterConfigOp, ApiKey, Errors
+from protocol import AlterConfigOp, ApiKey, Errors, schema_facts
 from protocol import requests as build
 from protocol.apis import SPECS
 from protocol.requests import AclOperation
@@ -86,13 +86,13 @@ SOURCE = (KIP_4_DELETE_TOPICS + " point 5 (no existence leak); " + KAFKA
           "authorizeAlterResource), core/src/main/scala/kafka/server/KafkaApis.scala (handleTopicMetadataRequest, "
           "handleDeleteRecordsRequest), core/src/main/scala/kafka/server/ConfigHelper.scala "
           "(handleDescribeConfigsRequest: DESCRIBE_CONFIGS)")
-APIS = (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
-        ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
-#: the ACL operation each API needs on the topic (Kafka's AclOperation)
+#: the ACL operation each API needs on the topic (Kafka's AclOperation), in API-key order
 NEEDS = {ApiKey.Metadata: AclOperation.DESCRIBE, ApiKey.CreateTopics: AclOperation.CREATE,
          ApiKey.DeleteTopics: AclOperation.DELETE, ApiKey.DeleteRecords: AclOperation.DELETE,
          ApiKey.DescribeConfigs: AclOperation.DESCRIBE_CONFIGS, ApiKey.AlterConfigs: AclOperation.ALTER_CONFIGS,
-         ApiKey.IncrementalAlterConfigs: AclOperation.ALTER_CONFIGS, ApiKey.CreatePartitions: AclOperation.ALTER}
+         ApiKey.CreatePartitions: AclOperation.ALTER, ApiKey.IncrementalAlterConfigs: AclOperation.ALTER_CONFIGS}
+#: the APIs A2 judges: those whose ACL need it knows
+APIS = tuple(NEEDS)
 ROLES = ("hidden-existing", "hidden-missing", "described-existing", "described-missing", "granted-missing")
 EXISTING = ("hidden-existing", "described-existing")
 DESCRIBED = ("described-existing", "described-missing")
@@ -108,7 +108,8 @@ def expected(api_key: int, version: int, role: str) -> Errors | None:
     if api_key == ApiKey.Metadata:
         if role == "described-existing":
             return Errors.NONE
-        return UNKNOWN if version >= 4 else TAF          # missing and describable; v0-v3 ask for auto-creation
+        # missing and describable; a version without allow_auto_topic_creation asks for auto-creation
+        return UNKNOWN if schema_facts.has_field(api_key, version, "allow_auto_topic_creation") else TAF
     if role == "granted-missing":
         return Errors.NONE if api_key == ApiKey.CreateTopics else UNKNOWN
     if role == "described-missing" and api_key == ApiKey.DeleteTopics:
@@ -117,8 +118,7 @@ def expected(api_key: int, version: int, role: str) -> Errors | None:
 
 
 def has_validate_only(api_key: int, version: int) -> bool:
-    return (api_key in (ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs, ApiKey.CreatePartitions)
-            or (api_key == ApiKey.CreateTopics and version >= 1))
+    return schema_facts.defines(api_key, "validate_only") and schema_facts.has_field(api_key, version, "validate_only")
 
 
 def request(api_key: int, version: int, names: list[str], validate_only: bool = False) -> dict:
@@ -205,7 +205,7 @@ def test_a2_authorization_errors_do_not_reveal_whether_a_topic_exists(check, api
                                                         f"request {answers[1][1]}")
             if api_key == ApiKey.Metadata:
                 _every_topic_lists_only_describable(check, restricted, version, names)
-            if api_key == ApiKey.DeleteTopics and version >= 6:
+            if api_key == ApiKey.DeleteTopics and schema_facts.has_field(api_key, version, "topics.topic_id"):
                 _delete_by_id(check, admin, restricted, version, names)
             _untouched(admin, api_key, names)
 

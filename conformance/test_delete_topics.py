@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect
 from fixtures.waiting import SETTLE_S, settled
-from protocol import ZERO_UUID, ApiKey, Errors, OffsetSpec
+from protocol import ZERO_UUID, ApiKey, Errors, OffsetSpec, schema_facts
 from protocol import requests as build
 from protocol.errors import error_name
 from strategies.domain import INT32_MAX, INT32_MIN, LEGAL_CHARS
@@ -54,7 +54,7 @@ AT_ONCE_S = 3.0
 TIMEOUTS = st.sampled_from([5_000, 15_000, 30_000, 60_000, INT32_MAX])
 
 ALL_VERSIONS = every_version([ApiKey.DeleteTopics])
-ID_VERSIONS = [p for p in ALL_VERSIONS if p.values[1] >= 6]
+ID_VERSIONS = [p for p in ALL_VERSIONS if schema_facts.has_field(ApiKey.DeleteTopics, p.values[1], "topics.topic_id")]
 
 
 def _name(code):

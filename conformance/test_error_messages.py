@@ -30,7 +30,7 @@ import pytest
 
 from fixtures import traffic
 from fixtures.harness import Unsupported, expect
-from protocol import SPECS, ApiKey, Errors
+from protocol import SPECS, ApiKey, Errors, schema_facts
 from protocol.apis import results, spec
 from protocol.codec import APIS
 from protocol.errors import error_name
@@ -158,8 +158,7 @@ APIS_WITH_MESSAGES = (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRec
 
 
 def has_field(api_key: int, version: int) -> bool:
-    first = ec.ERROR_MESSAGE.get(api_key, (None,))[0]
-    return first is not None and version >= first
+    return schema_facts.item_has(api_key, version, "error_message")
 
 
 def item_name(api_key: int, item: dict):

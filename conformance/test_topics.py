@@ -24,7 +24,7 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.harness import Skip, expect
-from protocol import requests
+from protocol import requests, schema_facts
 from protocol.apis import ApiKey
 from protocol.errors import Errors, error_name
 from strategies import domain
@@ -33,6 +33,7 @@ from .parametrize import every_version
 from .batch_model import World, asked, create_partitions_items, entries_by_name, expect_entry, set_up, settle
 from reference import topic_names
 from reference.release_lines import SEGMENT_BYTES_MIN
+from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from reference.topic_config import CONFIGS
 from reference.kips import KIP_694
 
@@ -221,7 +222,7 @@ def test_t1_a_name_colliding_with_an_earlier_name_of_the_same_request_answers_in
     broker, every run (S1 leaves it out where the entry names the broker)."""
     ctx = asked(check, api_key, version)
     shape = st.tuples(st.text("abc", max_size=3), st.sampled_from("._"), st.text("abc", max_size=3),
-                      st.booleans() if version >= 1 else st.just(False))
+                      st.booleans() if schema_facts.has_field(api_key, version, "validate_only") else st.just(False))
 
     def refused(s):
         head, char, tail, validate_only = s
@@ -316,7 +317,7 @@ def test_t1_an_existing_topic_with_a_dot_or_underscore_answers_topic_already_exi
 # --------------------------------------------------------------------------------------
 
 def _default_or(version, *values):
-    return st.sampled_from(list(values) + ([domain.BROKER_DEFAULT] if version >= 4 else []))
+    return st.sampled_from(list(values) + ([BROKER_DEFAULT] if BROKER_DEFAULTS.holds_at(version) else []))
 
 
 @pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopic ('Number of partitions was set to an invalid "

@@ -59,7 +59,7 @@ def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below
     check.require_mutations()
     _profile(check, "nodelete")
     admin = Admin(check)
-    want = Errors.TOPIC_DELETION_DISABLED if version >= 3 else Errors.INVALID_REQUEST
+    want = ec.answered_as(api_key, Errors.TOPIC_DELETION_DISABLED, version)     # INVALID_REQUEST below v3
 
     def refused(n):
         names = [check.topic("p5-nodelete") for _ in range(n)]

@@ -24,6 +24,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from protocol import requests
+from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from protocol.apis import AlterConfigOp, ApiKey
 
 from . import domain
@@ -79,12 +80,12 @@ def _with_bad(it) -> list:
 # entries: requests.topic(...) dicts; the name is fresh unless the kind says otherwise.
 
 def _partitions(p: Params):
-    default = [st.just(domain.BROKER_DEFAULT)] if p.version >= 4 else []
+    default = [st.just(BROKER_DEFAULT)] if BROKER_DEFAULTS.holds_at(p.version) else []
     return st.one_of(domain.partition_counts(3), *default)
 
 
 def _rf(p: Params):
-    default = [st.just(domain.BROKER_DEFAULT)] if p.version >= 4 else []
+    default = [st.just(BROKER_DEFAULT)] if BROKER_DEFAULTS.holds_at(p.version) else []
     return st.one_of(st.just(1), *default)
 
 
@@ -262,14 +263,13 @@ KINDS: dict[ApiKey, dict[str, Kind]] = {
     for kinds in (CREATE_TOPICS_KINDS, CREATE_PARTITIONS_KINDS, ALTER_CONFIGS_KINDS, INCREMENTAL_ALTER_CONFIGS_KINDS)}
 
 
-#: APIs with a validate_only flag and the first version that has it (the schemas'
-#: ``ValidateOnly`` field: CreateTopics 1+, the others 0+).
-VALIDATE_ONLY_SINCE = {ApiKey.CreateTopics: 1, ApiKey.CreatePartitions: 0, ApiKey.AlterConfigs: 0,
-                       ApiKey.IncrementalAlterConfigs: 0}
 #: Per API, the builder of a request from its items' entries.
 _REQUESTS = {ApiKey.CreateTopics: requests.create_topics, ApiKey.CreatePartitions: requests.create_partitions,
              ApiKey.AlterConfigs: requests.alter_configs,
              ApiKey.IncrementalAlterConfigs: requests.incremental_alter_configs}
+#: The APIs whose batches this module draws, each with a validate_only flag (from which
+#: version: ``protocol.schema_facts.has_field(api, version, "validate_only")``).
+VALIDATE_ONLY_APIS = tuple(KINDS)
 
 
 def request(api_key: int, version: int, entries: list, validate_only: bool, **options) -> dict:

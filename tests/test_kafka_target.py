@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from conformance.parametrize import ADMIN_KEYS
 from protocol import requests, wire
 from protocol.apis import ApiKey, ConfigResourceType
 from protocol.codec import APIS
@@ -211,9 +212,7 @@ def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_
     assert broker["impl"] == "apache-kafka" and broker["version"] == NEWEST_RELEASE
     assert broker["kafka_release"] == ".".join(NEWEST_RELEASE.split(".")[:2])
     seen = {(r["api_key"], r["api_version"]) for r in rows if r["property"] == "P1" and r["outcome"] == "pass"}
-    for key in (ApiKey.Metadata, ApiKey.ApiVersions, ApiKey.CreateTopics, ApiKey.DeleteTopics,
-                ApiKey.DeleteRecords, ApiKey.DescribeConfigs, ApiKey.AlterConfigs, ApiKey.CreatePartitions,
-                ApiKey.IncrementalAlterConfigs):
+    for key in ADMIN_KEYS:
         lo, hi = broker["api_versions"][str(int(key))]
         hi = min(hi, APIS[key].max_version)
         missing = [v for v in range(lo, hi + 1) if (key, v) not in seen]

@@ -7,7 +7,8 @@ from hypothesis import HealthCheck, find, given, settings, strategies as st
 
 from conformance.config_model import valid_value
 from reference import topic_config, topic_names
-from protocol import codec
+from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
+from protocol import codec, schema_facts
 from protocol.apis import AlterConfigOp, ApiKey, ConfigResourceType
 from strategies import domain, schema
 
@@ -218,11 +219,12 @@ def test_incremental_alter_configs_semantics(data, version):
 def test_create_topics_semantics(data, version):
     body = data.draw(domain.admin_request(ApiKey.CreateTopics, version, PREFIX))
     assert body["timeout_ms"] == domain.TIMEOUT_MS
-    assert ("validate_only" in body) == (version >= 1)
+    assert ("validate_only" in body) == schema_facts.has_field(ApiKey.CreateTopics, version, "validate_only")
+    default = BROKER_DEFAULTS.holds_at(version)
     for t in body["topics"]:
         assert t["assignments"] == []
-        assert t["num_partitions"] >= 1 or (version >= 4 and t["num_partitions"] == -1)
-        assert t["replication_factor"] >= 1 or (version >= 4 and t["replication_factor"] == -1)
+        assert t["num_partitions"] >= 1 or (default and t["num_partitions"] == BROKER_DEFAULT)
+        assert t["replication_factor"] >= 1 or (default and t["replication_factor"] == BROKER_DEFAULT)
         assert all(valid_value(c["name"], c["value"]) is True for c in t["configs"])
 
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from fixtures import waiting
 from fixtures.harness import Counterexample, Unsupported, Violation
-from protocol import apis, requests
+from protocol import apis, requests, schema_facts
 from protocol.apis import ApiKey
 from protocol.codec import APIS
 from protocol.errors import Errors, error_name
-from reference import known
+from reference import error_codes, known
 
 from .. import cluster_model as cm
 from .run import Run, abbreviate
@@ -27,8 +27,10 @@ SETTLE_SECONDS, SETTLE_WHILE_SHRINKING = waiting.SETTLE_S, 0.4
 #: broker would otherwise cost a full request timeout per try); the minimal sequence is
 #: confirmed with the full ``--request-timeout`` before it is reported.
 SHRINK_REQUEST_TIMEOUT = 2.0
-#: The lowest ListOffsets version the log rows' invariant reads offsets with.
-LIST_OFFSETS_SINCE = 1
+#: The lowest ListOffsets version the log rows' invariant reads offsets with (the first
+#: whose answer has one ``offset`` per partition; v0 lists ``old_style_offsets``).
+LIST_OFFSETS_SINCE = schema_facts.first_version_with(ApiKey.ListOffsets, "topics.partitions.offset",
+                                                     schema_facts.RESPONSE)
 #: The last lines of the script a failing row's message shows.
 SCRIPT_LINES_IN_MESSAGE = 12
 
@@ -78,10 +80,11 @@ class Row:
         for api in (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics):
             if api not in self.ranges:
                 raise Unsupported(f"S1 needs {api.name} to set up and observe topics; the broker does not advertise it")
-        if self.ranges[ApiKey.Metadata][1] < 1:
+        if not schema_facts.nullable(ApiKey.Metadata, self.ranges[ApiKey.Metadata][1], "topics"):
             raise Unsupported("S1 needs Metadata v1+ (all topics)")
-        if self.watch_configs and (ApiKey.DescribeConfigs not in self.ranges
-                                   or self.ranges[ApiKey.DescribeConfigs][1] < 1):
+        if self.watch_configs and (ApiKey.DescribeConfigs not in self.ranges or not schema_facts.has_field(
+                ApiKey.DescribeConfigs, self.ranges[ApiKey.DescribeConfigs][1], "results.configs.config_source",
+                schema_facts.RESPONSE)):
             raise Unsupported("the config rows of S1 need DescribeConfigs v1+")
         check.require_mutations()
 
@@ -115,8 +118,9 @@ class Row:
                 self._learn_configs(run, name)
             deleted = self.delete_names([name])
             dv = self.ranges[ApiKey.DeleteTopics][1]
-            if deleted.get(name) == Errors.TOPIC_DELETION_DISABLED or (
-                    dv < 3 and deleted.get(name) == Errors.INVALID_REQUEST):
+            # delete.topic.enable=false: TOPIC_DELETION_DISABLED, or what v{dv} answers instead
+            if deleted.get(name) in (Errors.TOPIC_DELETION_DISABLED, error_codes.answered_as(
+                    ApiKey.DeleteTopics, Errors.TOPIC_DELETION_DISABLED, dv)):
                 raise Unsupported(f"the broker does not delete topics (DeleteTopics v{dv} answered "
                                   f"{error_name(deleted[name])}); S1 deletes topics in every row")
         finally:
