@@ -40,7 +40,7 @@ FIELDS = tuple(dict.fromkeys(o.field for o in OPERATIONS))
 class Strategies:
     """What the operations of one check (row) draw from: the broker's version ranges, the
     focus, the broker count. ``row`` needs ``focus``, ``ranges``, ``defaults``,
-    ``watch_logs`` and ``watch_configs``."""
+    ``watch_logs``, ``watch_configs`` and ``batch_collision_known``."""
 
     def __init__(self, row: Row):
         self.row = row

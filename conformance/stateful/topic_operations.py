@@ -36,6 +36,8 @@ class CreateTopics(Operation):
                 "rf": st.sampled_from([1, 1, 1, -1, 0, brokers + 1]),
                 "configs": st.lists(s.pair(True), max_size=2, unique_by=lambda kv: kv[0])})
             topics = st.lists(item, min_size=1, max_size=max_topics)
+            if s.row.batch_collision_known:
+                topics = topics.filter(lambda ts: not draws.both_colliding({t["slot"] for t in ts}))
             vo = st.booleans()
         else:
             item = st.fixed_dictionaries({

@@ -76,3 +76,62 @@ def test_the_gate_reports_a_known_deviation_not_a_regression(tmp_path, capsys):
     assert gate.main([other, "--baseline", base]) == 1
     assert "went from pass to fail" in capsys.readouterr().out
     assert gate.main([same, "--baseline", base, "--known-deviations", "none"]) == 1
+
+
+COLLIDES = ("CreateTopics v7: 'kac-1-pair-3_b': NONE, expected INVALID_TOPIC_EXCEPTION "
+            "(collides with 'kac-1-pair-3.b' earlier in the same request ('.' vs '_'))")
+
+
+def _create_topics(names, prop="T1", message=COLLIDES, version="4.1.0", api_version=7):
+    r = row("kafka:x", prop, 19, api_version, "fail", broker_impl="apache-kafka", broker_version=version)
+    r["message"] = message
+    r["counterexample"] = {"steps": [{"api_key": 19, "api_version": api_version, "request": {
+        "timeout_ms": 5000, "validate_only": False, "topics": [
+            {"name": n, "num_partitions": 1, "replication_factor": 1, "assignments": [],
+             "configs": [{"name": "retention.ms", "value": "3600000"}]} for n in names]}}]}
+    return r
+
+
+@pytest.mark.parametrize("changed,is_known", [
+    ({}, True),                                                          # the defect itself
+    ({"names": ["kac-1-pair-3_b", "kac-1-pair-3.b"]}, True),            # '_' first
+    ({"prop": "S1", "message": "kac-..-x_y: NONE, expected INVALID_TOPIC_EXCEPTION (collides with "
+                               "kac-..-x.y earlier in the same request ('.' vs '_'))\n# S1, focus CreateTopics"},
+     True),
+    ({"api_version": 0, "version": "3.9.2"}, True),
+    ({"names": ["kac-1-pair-3.b", "kac-1-pair-3-b"]}, False),           # no '.'/'_' pair in the request
+    ({"names": ["kac-1-pair-3.b", "kac-1-pair-4_b"]}, False),           # different stems
+    ({"message": "CreateTopics v7: 'kac-1-pair-3_b': INVALID_CONFIG, expected INVALID_TOPIC_EXCEPTION "
+                 "(collides with 'kac-1-pair-3.b' earlier in the same request ('.' vs '_'))"}, False),
+    ({"message": "CreateTopics v7: 'kac-1-pair-3_b' (collides with 'kac-1-pair-3.b'): answered 0 NONE; "
+                 "Kafka answers 17 INVALID_TOPIC_EXCEPTION"}, False),   # the collision with an existing topic
+    ({"prop": "V2"}, False),
+    ({"version": "3.8.1"}, False),
+])
+def test_the_batch_collision_entry_matches_only_its_finding(changed, is_known):
+    """create-topics-colliding-names-in-one-request-both-created: the property's message for
+    that one finding and a CreateTopics naming two names that differ by one '.'/'_'."""
+    args = {"names": ["kac-1-pair-3.b", "kac-1-pair-3_b"], **changed}
+    k = known.classify(_create_topics(**args), known.read())
+    assert (k is not None and k.id == "create-topics-colliding-names-in-one-request-both-created") == is_known
+
+
+UNKNOWN_OP = ("1 of 10 kinds of invalid input deviate: unknown operation [OP4 compression.type='uncompressed']: "
+              "IncrementalAlterConfigs v1 answered -1 UNKNOWN_SERVER_ERROR (None), Kafka means 42 INVALID_REQUEST")
+
+
+@pytest.mark.parametrize("op,message,is_known", [
+    (4, UNKNOWN_OP, True),
+    (-3, UNKNOWN_OP, True),
+    (2, UNKNOWN_OP, False),                                   # APPEND is an operation: not this shape
+    (4, UNKNOWN_OP.replace("-1 UNKNOWN_SERVER_ERROR", "40 INVALID_CONFIG"), False),   # another answer
+])
+def test_the_unknown_operation_entry_matches_only_its_finding(op, message, is_known):
+    r = row("kafka:x", "C4", 44, 1, "fail", broker_impl="apache-kafka", broker_version="4.4.0")
+    r["message"] = message
+    r["counterexample"] = {"steps": [{"api_key": 44, "api_version": 1, "request": {"validate_only": False, "resources": [
+        {"resource_type": 2, "resource_name": "kac-1-c4-3", "configs": [
+            {"name": "compression.type", "config_operation": op, "value": "uncompressed"},
+            {"name": "retention.ms", "config_operation": 0, "value": "3600000"}]}]}}]}
+    k = known.classify(r, known.read())
+    assert (k is not None and k.id == "incremental-alter-configs-unknown-operation-fails-the-controller-over") == is_known
