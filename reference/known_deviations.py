@@ -26,9 +26,9 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from protocol.apis import ApiKey
+from protocol.apis import ApiKey, ConfigResourceType
 
-from . import KNOWN_DEVIATIONS
+from . import KNOWN_DEVIATIONS, topic_names
 
 FORMAT = "kafka-admin-conformance/known-deviations/2"
 
@@ -55,13 +55,50 @@ def _a_resource_named_twice(body: dict) -> bool:
     return False
 
 
+def _two_names_colliding(body: dict) -> bool:
+    """Two different legal names of one CreateTopics request equal once '.' and '_' are the
+    same (apache/kafka clients/src/main/java/org/apache/kafka/common/internals/Topic.java
+    hasCollision, unifyCollisionChars; an illegal name is refused before any collision)."""
+    seen: dict[str, str] = {}
+    for t in body.get("topics") or []:
+        name = t.get("name")
+        if not isinstance(name, str) or ("." not in name and "_" not in name) or not topic_names.is_legal(name):
+            continue
+        key = topic_names.collision_key(name)
+        if seen.get(key, name) != name:
+            return True
+        seen[key] = name
+    return False
+
+
+#: IncrementalAlterConfigs' operations (IncrementalAlterConfigsRequest.json ConfigOperation:
+#: SET, DELETE, APPEND, SUBTRACT).
+_OPERATIONS = frozenset(range(4))
+
+
+def _an_unknown_operation_on_a_topic(body: dict) -> bool:
+    return any(r.get("resource_type") == ConfigResourceType.TOPIC
+               and any(c.get("config_operation") not in _OPERATIONS for c in r.get("configs") or [])
+               for r in body.get("resources") or [])
+
+
 #: AlterConfigs naming one resource (type and name) twice: Kafka never answers it
 #: (entry ``alter-configs-duplicate-resource-never-answered``).
 ALTER_CONFIGS_RESOURCE_TWICE = "alter-configs-resource-named-twice"
+#: One CreateTopics naming two names that collide by '.'/'_': KRaft Kafka creates both
+#: (entry ``create-topics-colliding-names-in-one-request-both-created``).
+CREATE_TOPICS_NAMES_COLLIDING = "create-topics-names-colliding-in-one-request"
+#: IncrementalAlterConfigs with an operation byte none of the four on a TOPIC resource: Kafka's
+#: controller fails over (entry ``incremental-alter-configs-unknown-operation-fails-the-controller-over``).
+INCREMENTAL_ALTER_CONFIGS_UNKNOWN_OPERATION = "incremental-alter-configs-unknown-operation"
 
 SHAPES: dict[str, Shape] = {s.id: s for s in (
     Shape(ALTER_CONFIGS_RESOURCE_TWICE, ApiKey.AlterConfigs,
           "an AlterConfigs request naming one resource (type and name) twice", _a_resource_named_twice),
+    Shape(CREATE_TOPICS_NAMES_COLLIDING, ApiKey.CreateTopics,
+          "a CreateTopics request naming two topics that collide by '.'/'_'", _two_names_colliding),
+    Shape(INCREMENTAL_ALTER_CONFIGS_UNKNOWN_OPERATION, ApiKey.IncrementalAlterConfigs,
+          "an IncrementalAlterConfigs request with an unknown operation on a topic", _an_unknown_operation_on_a_topic),
 )}
 
 

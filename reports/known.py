@@ -14,7 +14,8 @@ A row is *known* when it is a ``fail`` row (an ``error`` is no finding) and the 
 matches its whole shape: ``broker_impl``; the row's release line (``X.Y`` of
 ``broker_version``) in ``releases`` (and its mode in ``modes``, when the entry lists
 modes: ``mode=M`` in the broker spec, else ``kraft``); ``property``; ``test``, the entry's
-dedicated check (the row's ``check``, else ``counterexample.test``, names it); ``api_key``
+dedicated check (the row's ``check``, else ``counterexample.test``, names it; an entry
+whose ``test`` carries parameters, ``test_x[kind=...]``, names the row's ``check``); ``api_key``
 and the row's version in ``api_versions``; ``message_regex`` matching the **whole**
 message (anchored: a row whose message holds a second finding is not matched); and
 ``request_regex`` the last request of that API in the counterexample, written as JSON with
@@ -59,7 +60,7 @@ class Known:
 
     def matches(self, row: dict) -> bool:
         if not (row.get("outcome", "fail") == "fail" and row.get("broker_impl") == self.broker_impl
-                and row.get("property") == self.property and check_function(row) == self.test
+                and row.get("property") == self.property and self.names_check_of(row)
                 and row.get("api_key") == self.api_key and row.get("api_version") in self.api_versions
                 and release_line(row.get("broker_version")) in self.releases
                 and (self.modes is None or mode_of(row.get("broker")) in self.modes)
@@ -68,6 +69,14 @@ class Known:
         step = last_request(row, self.api_key)
         return (step is not None and step.get("api_version") in self.api_versions
                 and bool(self.request_regex.search(json.dumps(step.get("request"), sort_keys=True))))
+
+    def names_check_of(self, row: dict) -> bool:
+        """The entry's ``test`` names the row's check: the test function, or the function and
+        its parameters (``test_c4_...[kind=unknown operation]``) for one kind of a
+        parametrised test."""
+        if "[" in self.test:
+            return row.get("check") == self.test
+        return check_function(row) == self.test
 
 
 def check_function(row: dict) -> str | None:

@@ -144,3 +144,69 @@ def test_a_known_row_never_covers_a_new_one_in_its_cell(tmp_path, capsys):
     assert gate.main([both, "--baseline", str(path)]) == 1
     # the same two failing rows in the baseline: nothing new, the gate passes
     assert gate.main([both, "--baseline", both]) == 0
+
+
+T1_DEDICATED = "test_t1_a_name_colliding_with_an_earlier_name_of_the_same_request_answers_invalid_topic_exception"
+COLLIDES = ("CreateTopics v7: 'kac-1-pair-3_b': NONE, expected INVALID_TOPIC_EXCEPTION "
+            "(collides with 'kac-1-pair-3.b' earlier in the same request ('.' vs '_'))")
+
+
+def _create_topics(names, prop="T1", message=COLLIDES, version="4.1.0", api_version=7, check=T1_DEDICATED):
+    r = row("kafka:x", prop, 19, api_version, "fail", broker_impl="apache-kafka", broker_version=version)
+    r["message"], r["check"] = message, check
+    r["counterexample"] = {"steps": [{"api_key": 19, "api_version": api_version, "request": {
+        "timeout_ms": 5000, "validate_only": False, "topics": [
+            {"name": n, "num_partitions": 1, "replication_factor": 1, "assignments": [],
+             "configs": [{"name": "retention.ms", "value": "3600000"}]} for n in names]}}]}
+    return r
+
+
+@pytest.mark.parametrize("changed,is_known", [
+    ({}, True),                                                          # the defect itself
+    ({"names": ["kac-1-pair-3_b", "kac-1-pair-3.b"]}, True),            # '_' first
+    ({"message": COLLIDES.replace("v7:", "v7 validate_only:")}, True),
+    ({"api_version": 0, "version": "3.9.2", "message": COLLIDES.replace("v7", "v0")}, True),
+    ({"names": ["kac-1-pair-3.b", "kac-1-pair-3-b"]}, False),           # no '.'/'_' pair in the request
+    ({"names": ["kac-1-pair-3.b", "kac-1-pair-4_b"]}, False),           # different stems
+    ({"message": "CreateTopics v7: 'kac-1-pair-3_b': INVALID_CONFIG, expected INVALID_TOPIC_EXCEPTION "
+                 "(collides with 'kac-1-pair-3.b' earlier in the same request ('.' vs '_'))"}, False),
+    ({"message": "CreateTopics v7: 'kac-1-pair-3_b' (collides with 'kac-1-pair-3.b'): answered 0 NONE; "
+                 "Kafka answers 17 INVALID_TOPIC_EXCEPTION"}, False),   # the collision with an existing topic
+    # S1 meeting the same shape is not the entry's dedicated check: on the brokers the entry
+    # names S1 never draws it, so such a row is a finding of its own
+    ({"prop": "S1", "check": "test_s1_random_admin_sequences_keep_the_broker_equal_to_the_model",
+      "message": "kac-..-x_y: NONE, expected INVALID_TOPIC_EXCEPTION (collides with kac-..-x.y earlier in the "
+                 "same request ('.' vs '_'))"}, False),
+    ({"prop": "V2"}, False),
+    ({"version": "3.8.1"}, False),
+])
+def test_the_batch_collision_entry_matches_only_its_finding(changed, is_known):
+    """create-topics-colliding-names-in-one-request-both-created: its dedicated T1 check's
+    whole message for that one finding and a CreateTopics naming two names that differ by one
+    '.'/'_'."""
+    args = {"names": ["kac-1-pair-3.b", "kac-1-pair-3_b"], **changed}
+    k = known.classify(_create_topics(**args), known.read())
+    assert (k is not None and k.id == "create-topics-colliding-names-in-one-request-both-created") == is_known
+
+
+UNKNOWN_OP = ("unknown operation [OP4 compression.type='uncompressed']: IncrementalAlterConfigs v1 answered "
+              "-1 UNKNOWN_SERVER_ERROR (None), Kafka means 42 INVALID_REQUEST")
+
+
+@pytest.mark.parametrize("op,message,check,is_known", [
+    (4, UNKNOWN_OP, "[kind=unknown operation]", True),
+    (-3, UNKNOWN_OP, "[kind=unknown operation]", True),
+    (2, UNKNOWN_OP, "[kind=unknown operation]", False),        # APPEND is an operation: not this shape
+    (4, UNKNOWN_OP.replace("-1 UNKNOWN_SERVER_ERROR", "40 INVALID_CONFIG"), "[kind=unknown operation]", False),
+    (4, "1 of 10 kinds of invalid input deviate: " + UNKNOWN_OP, "[kind=unknown operation]", False),   # anchored
+    (4, UNKNOWN_OP, "[kind=unknown key]", False),              # another kind's row
+])
+def test_the_unknown_operation_entry_matches_only_its_finding(op, message, check, is_known):
+    r = row("kafka:x", "C4", 44, 1, "fail", broker_impl="apache-kafka", broker_version="4.4.0")
+    r["message"], r["check"] = message, C4 + check
+    r["counterexample"] = {"steps": [{"api_key": 44, "api_version": 1, "request": {"validate_only": False, "resources": [
+        {"resource_type": 2, "resource_name": "kac-1-c4-3", "configs": [
+            {"name": "compression.type", "config_operation": op, "value": "uncompressed"},
+            {"name": "retention.ms", "config_operation": 0, "value": "3600000"}]}]}}]}
+    k = known.classify(r, known.read())
+    assert (k is not None and k.id == "incremental-alter-configs-unknown-operation-fails-the-controller-over") == is_known
