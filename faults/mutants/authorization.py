@@ -84,5 +84,5 @@ class ValidateOnlySkipsAuthorization(Recoding):
     over = OVER
     recodes = (Errors.TOPIC_AUTHORIZATION_FAILED, Errors.NONE)
 
-    def touches(self, seen):
+    def recodes_answer_to(self, seen):
         return bool(seen.request.get("validate_only"))
