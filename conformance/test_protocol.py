@@ -35,8 +35,9 @@ def _requests(check, api_key, version):
     """Requests over a topic that exists (and its colliding twin) as well as fresh names,
     so the APIs answer more than UNKNOWN_TOPIC_OR_PARTITION; on an external cluster
     without --allow-destructive no topic is created."""
-    existing = ([] if api_key == ApiKey.ApiVersions or (check.broker.external and not check.session.allow_destructive)
-                else provoked_topics.existing_topics(check, api_key))
+    existing = (provoked_topics.existing_topics(check, api_key)
+                if provoked_topics.names_topics(api_key) and not (check.broker.external and not check.session.allow_destructive)
+                else [])
     return provoking.requests(api_key, version, check.prefix, existing)
 
 

@@ -205,6 +205,9 @@ class AclResourceType(IntEnum):
     TOPIC = 2
     GROUP = 3
     CLUSTER = 4
+    TRANSACTIONAL_ID = 5
+    DELEGATION_TOKEN = 6
+    USER = 7             #: from CreateAcls/DescribeAcls/DeleteAcls v3 ("Version 3 adds user resource type")
 
 
 class AclPatternType(IntEnum):
@@ -229,6 +232,9 @@ class AclOperation(IntEnum):
     DESCRIBE_CONFIGS = 10
     ALTER_CONFIGS = 11
     IDEMPOTENT_WRITE = 12
+    CREATE_TOKENS = 13
+    DESCRIBE_TOKENS = 14
+    TWO_PHASE_COMMIT = 15
 
 
 class AclPermission(IntEnum):
