@@ -95,6 +95,22 @@ def item_has(api_key: int, version: int, field: str) -> bool:
     return defines(api_key, path, RESPONSE) and has_field(api_key, version, path, RESPONSE)
 
 
+def message_paths(api_key: int) -> tuple[str, ...]:
+    """The response paths of ``error_message`` fields that explain an ``error_code`` beside
+    them: the top-level one, and the per-item results' (``protocol.apis.SPECS``), those the
+    API's response defines in some version."""
+    paths = ["error_message"] if defines(api_key, "error_code", RESPONSE) else []
+    if ApiKey(api_key) in DECLARATIONS and DECLARATIONS[ApiKey(api_key)].results:
+        paths.append(results_path(api_key, "error_message"))
+    return tuple(p for p in paths if defines(api_key, p, RESPONSE))
+
+
+def first_message_version(api_key: int) -> int | None:
+    """The first version whose response carries an error message (top-level or per item)."""
+    firsts = [v for p in message_paths(api_key) if (v := first_version_with(api_key, p, RESPONSE)) is not None]
+    return min(firsts, default=None)
+
+
 def declared_with(path: str, side: str = REQUEST, role: Role | None = Role.ADMIN,
                   naming: frozenset[Entity] | None = None) -> tuple[ApiKey, ...]:
     """The declared APIs (of ``role``; None: any) whose ``side`` message has ``path`` in
@@ -167,6 +183,7 @@ def valid_versions(api_key: int) -> tuple[int, int]:
     return api.kafka_min_version, api.max_version
 
 
-__all__ = ["REQUEST", "RESPONSE", "TOPIC_RESOURCES", "by_id_from", "declared_with", "defines", "entity_fields", "first_version_with",
+__all__ = ["REQUEST", "RESPONSE", "TOPIC_RESOURCES", "by_id_from", "declared_with", "defines", "entity_fields", "first_message_version",
+           "first_version_with", "message_paths",
            "flexible",
            "has_field", "item_has", "nullable", "results_path", "valid_versions"]
