@@ -140,13 +140,13 @@ def _transactional_id_pattern(names: RunNames, v: int):
     return st.sampled_from([None, names.prefix + ".*", "^" + names.prefix.replace("-", "\\-") + ".*$", names.prefix])
 
 
-def _renewers(names: RunNames, v: int):
+def _renewers(names: RunNames, v: int, min_size: int = 1):
     return st.lists(st.fixed_dictionaries({"principal_type": st.just("User"), "principal_name": names.users}),
-                    max_size=2)
+                    min_size=min_size, max_size=2)
 
 
 def _token_owners(names: RunNames, v: int):
-    return _nullable(_renewers(names, v))
+    return _nullable(_renewers(names, v, min_size=0))
 
 
 #: Per admin API: dotted request path -> Rule. Applied after the run's names.
@@ -217,9 +217,10 @@ SAFE: dict[ApiKey, dict[str, Rule]] = {
     },
     ApiKey.DescribeLogDirs: {"topics.partitions": _PARTITIONS},
     ApiKey.CreateDelegationToken: {
-        "owner_principal_type": Rule(st.sampled_from([None, "User"]), "the requester, or a user"),
-        "owner_principal_name": Rule(lambda n, v: _nullable(n.users), "the requester, or a run user"),
-        "renewers": Rule(_renewers, "run users"),
+        "owner_principal_type": Rule("User", "a user (null: the requester, whom the clean-up cannot tell apart)"),
+        "owner_principal_name": Rule(lambda n, v: n.users, "a run user"),
+        "renewers": Rule(_renewers, "at least one run user (v1-v2 tokens are the requester's: the clean-up finds "
+                                    "them by their renewers)"),
         "max_lifetime_ms": Rule(st.sampled_from([-1, 60_000, 3_600_000]), "the broker's, a minute, an hour"),
     },
     ApiKey.RenewDelegationToken: {
