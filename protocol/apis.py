@@ -279,7 +279,7 @@ DECLARATIONS: dict[ApiKey, ApiSpec] = _declare(
     ApiSpec(ApiKey.Produce, DATA, mutates="appends records"),
     ApiSpec(ApiKey.Fetch, DATA),
     ApiSpec(ApiKey.ListOffsets, ADMIN, _TOPIC_PARTS, _TOPIC_PARTS),
-    ApiSpec(ApiKey.Metadata, ADMIN, "topics[name]", "topics[name]"),
+    ApiSpec(ApiKey.Metadata, ADMIN, "topics[name|topic_id]", "topics[name|topic_id]"),
     ApiSpec(ApiKey.OffsetCommit, ADMIN, "topics[name|topic_id].partitions[partition_index]",
             "topics[name|topic_id].partitions[partition_index]", mutates="commits group offsets"),
     ApiSpec(ApiKey.OffsetFetch, ADMIN, ("groups[group_id]", "topics[name].partitions[partition_index]"),
@@ -408,6 +408,39 @@ NOT_DECLARED: dict[int, tuple[str, str]] = {
                                  "kafka-metadata tooling, not by the Admin client"),
 }
 
+#: The admin APIs by family (what the Admin client administers with them), for the docs and
+#: for the properties of one family; every admin API is in exactly one.
+FAMILIES: dict[str, tuple[ApiKey, ...]] = {
+    "topics, partitions and records": (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics,
+                                       ApiKey.CreatePartitions, ApiKey.DeleteRecords, ApiKey.ListOffsets,
+                                       ApiKey.DescribeTopicPartitions),
+    "configs": (ApiKey.DescribeConfigs, ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs,
+                ApiKey.ListConfigResources),
+    "ACLs": (ApiKey.DescribeAcls, ApiKey.CreateAcls, ApiKey.DeleteAcls),
+    "client quotas": (ApiKey.DescribeClientQuotas, ApiKey.AlterClientQuotas),
+    "SCRAM credentials": (ApiKey.DescribeUserScramCredentials, ApiKey.AlterUserScramCredentials),
+    "delegation tokens": (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken,
+                          ApiKey.DescribeDelegationToken),
+    "cluster, features and quorum": (ApiKey.ApiVersions, ApiKey.DescribeCluster, ApiKey.UpdateFeatures,
+                                     ApiKey.DescribeQuorum, ApiKey.AddRaftVoter, ApiKey.RemoveRaftVoter,
+                                     ApiKey.UnregisterBroker),
+    "log dirs, reassignments and leaders": (ApiKey.DescribeLogDirs, ApiKey.AlterReplicaLogDirs,
+                                            ApiKey.AlterPartitionReassignments, ApiKey.ListPartitionReassignments,
+                                            ApiKey.ElectLeaders),
+    "groups and their offsets": (ApiKey.FindCoordinator, ApiKey.ListGroups, ApiKey.DescribeGroups,
+                                 ApiKey.ConsumerGroupDescribe, ApiKey.ShareGroupDescribe, ApiKey.StreamsGroupDescribe,
+                                 ApiKey.DeleteGroups, ApiKey.OffsetFetch, ApiKey.OffsetCommit, ApiKey.OffsetDelete,
+                                 ApiKey.DescribeShareGroupOffsets, ApiKey.AlterShareGroupOffsets,
+                                 ApiKey.DeleteShareGroupOffsets),
+    "producers and transactions": (ApiKey.DescribeProducers, ApiKey.DescribeTransactions, ApiKey.ListTransactions),
+}
+
+
+def family(api_key: int) -> str:
+    """The family an admin API belongs to (:data:`FAMILIES`)."""
+    return next(f for f, ks in FAMILIES.items() if api_key in ks)
+
+
 #: The APIs whose responses list per-item results (where "the result for topic X" is).
 SPECS: dict[ApiKey, ApiSpec] = {k: s for k, s in DECLARATIONS.items() if s.results}
 
@@ -470,5 +503,5 @@ def api_name(api_key: int) -> str:
 
 
 __all__ = ["DECLARATIONS", "NOT_DECLARED", "ApiKey", "ApiSpec", "AlterConfigOp", "ConfigResourceType", "ConfigSource",
-           "Entity", "Level", "MessageSchemas", "OffsetSpec", "Role", "SPECS", "ZERO_UUID", "api_name", "items", "keys",
+           "Entity", "FAMILIES", "Level", "MessageSchemas", "OffsetSpec", "Role", "SPECS", "ZERO_UUID", "api_name", "family", "items", "keys",
            "result_for", "results", "spec"]

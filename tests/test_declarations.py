@@ -137,3 +137,9 @@ def test_item_keys_match_a_request_to_its_answer():
     assert item_keys.requested(ApiKey.AlterReplicaLogDirs, 2, dirs) == [("t", 3)]
     assert item_keys.requested(ApiKey.Metadata, 0, {"topics": []}) is None       # v0's empty list: every topic
     assert item_keys.requested(ApiKey.Metadata, 12, {"topics": None}) is None
+
+
+def test_every_admin_api_is_in_one_family():
+    listed = [k for keys in apis.FAMILIES.values() for k in keys]
+    assert sorted(listed) == sorted(apis.keys(ADMIN)) and len(listed) == len(set(listed))
+    assert apis.family(ApiKey.DeleteAcls) == "ACLs"

@@ -156,3 +156,14 @@ def test_what_the_run_may_name_passes():
     for api_key, version, body in cases:
         sendable(body, api_key, version)
         assert scope.refusal(api_key, version, body, P, allow_destructive=True) is None, (api_key, body)
+
+
+def test_what_the_cluster_could_not_remove_is_not_created():
+    """tansu serves CreateAcls but no DeleteAcls: the run's ACLs could not be removed at its end."""
+    served = {ApiKey.CreateAcls: (0, 3), ApiKey.DescribeAcls: (0, 3)}.get
+    creation = {"creations": [{"resource_type": 2, "resource_name": P + "t", "resource_pattern_type": 3,
+                               "principal": "User:" + P + "u", "host": "*", "operation": 3, "permission_type": 3}]}
+    why = scope.refusal(ApiKey.CreateAcls, 3, creation, P, True, advertised=served)
+    assert why and "does not serve DeleteAcls" in why, why
+    served = {ApiKey.CreateAcls: (0, 3), ApiKey.DescribeAcls: (0, 3), ApiKey.DeleteAcls: (0, 3)}.get
+    assert scope.refusal(ApiKey.CreateAcls, 3, creation, P, True, advertised=served) is None

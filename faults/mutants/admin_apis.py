@@ -1,0 +1,102 @@
+"""Generic protocol faults (catalogue P1, P2, P3, P5, P6) on the admin APIs beyond topics and
+configs: the same bug classes as ``faults/mutants/protocol.py`` (whose mutants cover every
+API with per-item results), each aimed at one API the suite speaks since issue 26, so the
+generic properties are shown to catch them there too. Scored over kafka:4.4.0, which
+serves them all.
+"""
+from __future__ import annotations
+
+import struct
+
+from protocol import codec
+from protocol.apis import ApiKey
+from protocol.errors import Errors
+from reference.error_codes import may_answer
+
+from .mutant import Frame, Mutant, mutant, with_results
+
+KAFKA = "kafka:4.4.0"
+
+
+@mutant
+class StaleCorrelationIdDescribeCluster(Mutant):
+    """DescribeCluster answers with the previous request's correlation id (a pipelining
+    off-by-one in one handler)."""
+    name = "stale-correlation-id-describe-cluster"
+    catches = ("P1",)
+    apis = (ApiKey.DescribeCluster,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        previous = seen.connection.get("cid")
+        seen.connection["cid"] = seen.correlation_id
+        if previous is not None:
+            return Frame(codec.encode_response(seen.api_key, seen.api_version, body, previous)[4:])
+
+
+@mutant
+class DescribeGroupsResultMissing(Mutant):
+    """DescribeGroups leaves the last group it was asked about out of its answer."""
+    name = "describe-groups-result-missing"
+    catches = ("P2",)
+    apis = (ApiKey.DescribeGroups,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        return with_results(seen.api_key, body, lambda groups: groups[:-1])
+
+
+@mutant
+class ListGroupsAnswersAboveMax(Mutant):
+    """ListGroups above the broker's max version is answered (at the max) instead of the
+    connection being closed."""
+    name = "list-groups-answers-above-max"
+    catches = ("P3",)
+    apis = (ApiKey.ListGroups,)
+    over = KAFKA
+
+    def _max(self):
+        if not hasattr(self, "_top"):
+            resp = self.upstream(ApiKey.ApiVersions, 0, {})
+            self._top = {a["api_key"]: a["max_version"] for a in resp.get("api_keys") or []}.get(ApiKey.ListGroups)
+        return self._top
+
+    def raw_request(self, seen, payload):
+        top = self._max()
+        if top is not None and seen.api_version > top:
+            return payload[:2] + struct.pack(">h", top) + payload[4:]
+
+    def request(self, seen):
+        top = self._max()
+        if top is not None and seen.api_version > top:
+            body = self.upstream(seen.api_key, top, seen.request)
+            return Frame(codec.encode_response(seen.api_key, top, body, seen.correlation_id)[4:])
+
+
+@mutant
+class EndpointTypeErrorAtV0(Mutant):
+    """DescribeCluster v0 answers UNSUPPORTED_ENDPOINT_TYPE (115), a code DescribeCluster has
+    only from v1 (KIP-919; Kafka answers v0 INVALID_REQUEST where v1 answers 115)."""
+    name = "endpoint-type-error-at-v0"
+    catches = ("P5",)
+    apis = (ApiKey.DescribeCluster,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if may_answer(ApiKey.DescribeCluster, Errors.UNSUPPORTED_ENDPOINT_TYPE, seen.api_version):
+            return None
+        return {**body, "error_code": Errors.UNSUPPORTED_ENDPOINT_TYPE,
+                "error_message": "Unsupported endpoint type 1"}
+
+
+@mutant
+class DescribeClusterMessageOnSuccess(Mutant):
+    """DescribeCluster answers a success with an error_message ("OK") at the top level."""
+    name = "describe-cluster-message-on-success"
+    catches = ("P6",)
+    apis = (ApiKey.DescribeCluster,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if body.get("error_code") == Errors.NONE:
+            return {**body, "error_message": "OK"}
