@@ -8,8 +8,9 @@ What released Apache Kafka (4.x, KRaft) really sends decides what fails
   DescribeConfigs answers the empty string: ``ConfigHelperUtils.toDescribeConfigsResult``
   sets only the code, and a string field without ``"default": "null"`` starts as ``""``
   (``MessageDataGenerator.fieldDefault``); its schema says null, so both pass there.
-  FindCoordinator v0-v3 answers the success's name, ``"NONE"`` (``FindCoordinatorResponse.
-  prepareOldResponse`` sets ``error.message()``), as its code means to: it passes too.
+  FindCoordinator v0-v3 and UpdateFeatures' per-feature results (v0-v1) answer the success's
+  name, ``"NONE"`` (``FindCoordinatorResponse.prepareOldResponse``, ``QuorumController.
+  updateFeatures`` set ``error.message()``), as their code means to: it passes there too.
   Anything else on a success (a text, or ``""`` where Kafka sends null) **fails**. The
   other admin APIs (ACLs, quotas, SCRAM, groups, the cluster APIs, ...) follow
   ``ERROR_MESSAGE``'s null-on-success, read per API from its handler; their top-level
@@ -82,6 +83,11 @@ ON_SUCCESS: dict[int, tuple[frozenset, str]] = {
         S(_REQUESTS_ + "FindCoordinatorResponse.java", "prepareOldResponse (v0-v3) setErrorMessage(error.message()): "
                                                        "Errors.NONE.message() is its name, \"NONE\"")
         + "; v4+: the coordinator entry's ErrorMessage has no \"default\": \"null\", so a success carries \"\""),
+    ApiKey.UpdateFeatures: (
+        frozenset({None, "", "NONE"}),
+        S("metadata/src/main/java/org/apache/kafka/controller/QuorumController.java",
+          "updateFeatures: v0-v1 per-feature results setErrorMessage(result.error().message()): \"NONE\" on success")
+        + "; top-level: result.message() (null)"),
 }
 
 _CONFIG_ERRORS = {
