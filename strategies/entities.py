@@ -43,6 +43,13 @@ class RunNames:
         return self._named("g")
 
     @property
+    def share_groups(self) -> SearchStrategy[str]:
+        """Groups the run's share-group requests name (``<prefix>sg-...``), apart from the
+        groups it commits offsets to: an OffsetCommit to a share group is the shape of a
+        known deviation of Kafka 4.4 (reference/known_deviations.py)."""
+        return self._named("sg")
+
+    @property
     def transactional_ids(self) -> SearchStrategy[str]:
         return self._named("tx")
 

@@ -84,6 +84,8 @@ OFFSET_SPECS = (-1, -2, -3, -4, -5, -6)
 _TIMEOUT = Rule(TIMEOUT_MS, "the suite's timeout, long enough for a loaded broker")
 _PARTITION = Rule(_ints(0, 3), "partitions a run's topic may have")
 _PARTITIONS = Rule(_unique_ints(), "distinct partitions a run's topic may have")
+_SHARE_GROUP = Rule(lambda n, v: n.share_groups, "the run's share groups, named apart from the groups offsets are "
+                                                "committed to (reference/known_deviations.py)")
 _GROUP_MEMBER_EPOCH = Rule(-1, "as the Admin client: no member, a simple group (alterConsumerGroupOffsets)")
 
 
@@ -295,8 +297,17 @@ SAFE: dict[ApiKey, dict[str, Rule]] = {
         "cluster_id": Rule(st.sampled_from([None, "kac-not-this-cluster"]), "any or another cluster"),
     },
     ApiKey.RemoveRaftVoter: {"cluster_id": Rule(st.sampled_from([None, "kac-not-this-cluster"]), "any or another cluster")},
-    ApiKey.DescribeShareGroupOffsets: {"groups.topics.partitions": _PARTITIONS},
+    ApiKey.ShareGroupDescribe: {"group_ids": Rule(lambda n, v: st.lists(n.share_groups, min_size=1, max_size=3,
+                                                                        unique=True), _SHARE_GROUP.why)},
+    ApiKey.DescribeShareGroupOffsets: {
+        "groups.group_id": _SHARE_GROUP,
+        "groups.topics.partitions": Rule(_unique_ints(0, 1), "partitions 0 and 1, which the check's topics have: a "
+                                                             "higher one is the shape of a known deviation of Kafka "
+                                                             "4.4 (reference/known_deviations.py), its own check"),
+    },
+    ApiKey.DeleteShareGroupOffsets: {"group_id": _SHARE_GROUP},
     ApiKey.AlterShareGroupOffsets: {
+        "group_id": _SHARE_GROUP,
         "topics.partitions.partition_index": _PARTITION,
         "topics.partitions.start_offset": Rule(_ints(-1, 1000), "small offsets (-1: latest)"),
     },
