@@ -189,6 +189,10 @@ _BATCH_TOO_LARGE = _src(EVENT_EXCEPTION_INFO, 'BoundedListTooLongException -> Po
                         '"Unable to perform excessively large batch operation.") (more than '
                         'QuorumController.MAX_RECORDS_PER_USER_OP = 10000 records)')
 _NPE_FAILOVER = _src(EVENT_EXCEPTION_INFO, "catch-all -> UnknownServerException + controller failover")
+#: What any API the broker handles or forwards may answer (the family modules' rows cite them).
+HANDLE_ERROR = _src(KAFKA_APIS, "handle: an unexpected exception -> requestHelper.handleError (UNKNOWN_SERVER_ERROR)")
+FORWARD_TIMEOUT = _src(FORWARDING_MANAGER, "ForwardingResponseHandler.onTimeout -> REQUEST_TIMED_OUT")
+NOT_CONTROLLER_RETRIED = _src(EVENT_EXCEPTION_INFO, "NotLeaderException -> NOT_CONTROLLER (the forwarding broker retries)")
 
 ANY_VERSION: dict[int, dict[int, str]] = {
     CREATE_TOPICS: {

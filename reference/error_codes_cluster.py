@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from protocol import ApiKey, Errors
 
-from .error_codes import (CONTROLLER_APIS, EVENT_EXCEPTION_INFO, FORWARDING_MANAGER, KAFKA_APIS, MSG,
-                          REPLICA_MANAGER, REPLICATION_CONTROL, ErrorRule, _src)
+from .error_codes import (CONTROLLER_APIS, EVENT_EXCEPTION_INFO, FORWARD_TIMEOUT, HANDLE_ERROR, KAFKA_APIS, MSG,
+                          NOT_CONTROLLER_RETRIED, REPLICA_MANAGER, REPLICATION_CONTROL, _src, ErrorRule)
 
 AUTH_HELPER = "core/src/main/scala/kafka/server/AuthHelper.scala"
 FEATURE_CONTROL = "metadata/src/main/java/org/apache/kafka/controller/FeatureControlManager.java"
@@ -27,17 +27,14 @@ REMOVE_VOTER = "raft/src/main/java/org/apache/kafka/raft/internals/RemoveVoterHa
 TOPIC_PARTITIONS = "core/src/main/scala/kafka/server/handlers/DescribeTopicPartitionsRequestHandler.java"
 LOG_MANAGER = "storage/src/main/java/org/apache/kafka/storage/internals/log/LogManager.java"
 
-_HANDLE_ERROR = _src(KAFKA_APIS, "handle: an unexpected exception -> requestHelper.handleError (UNKNOWN_SERVER_ERROR)")
-_FORWARD_TIMEOUT = _src(FORWARDING_MANAGER, "ForwardingResponseHandler.onTimeout -> REQUEST_TIMED_OUT")
-_NOT_CONTROLLER = _src(EVENT_EXCEPTION_INFO, "NotLeaderException -> NOT_CONTROLLER (the forwarding broker retries)")
 
 
 def _cluster(op: str, where: str = CONTROLLER_APIS) -> str:
     return _src(where, f"authHelper.authorizeClusterOperation(request, {op}) -> CLUSTER_AUTHORIZATION_FAILED")
 
 
-_FORWARDED = {Errors.REQUEST_TIMED_OUT: _FORWARD_TIMEOUT, Errors.NOT_CONTROLLER: _NOT_CONTROLLER,
-              Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR + "; " + _src(EVENT_EXCEPTION_INFO, "catch-all -> "
+_FORWARDED = {Errors.REQUEST_TIMED_OUT: FORWARD_TIMEOUT, Errors.NOT_CONTROLLER: NOT_CONTROLLER_RETRIED,
+              Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR + "; " + _src(EVENT_EXCEPTION_INFO, "catch-all -> "
                                                                        "UnknownServerException")}
 _PARTITION = {
     Errors.UNKNOWN_TOPIC_OR_PARTITION: _src(REPLICA_MANAGER, "getPartitionOrException: unknown topic or partition"),
@@ -59,7 +56,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
                                                            "LEADER_NOT_AVAILABLE"),
         Errors.UNSUPPORTED_FOR_MESSAGE_FORMAT: _src(REPLICA_MANAGER, "fetchOffset: UnsupportedForMessageFormatException"),
         Errors.REQUEST_TIMED_OUT: _src(REPLICA_MANAGER, "fetchOffset: a remote (tiered) offset lookup past timeout_ms"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.AlterReplicaLogDirs: {
         Errors.NONE: _src(REPLICA_MANAGER, "alterReplicaLogDirs: the future replica is created"),
@@ -71,7 +68,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.REPLICA_NOT_AVAILABLE: _src(REPLICA_MANAGER, "alterReplicaLogDirs: NotLeaderOrFollowerException (no "
                                                             "replica here) -> REPLICA_NOT_AVAILABLE"),
         Errors.UNKNOWN_TOPIC_OR_PARTITION: _src(REPLICA_MANAGER, "alterReplicaLogDirs: an unknown partition"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR + "; " + _src(REPLICA_MANAGER, "alterReplicaLogDirs: other "
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR + "; " + _src(REPLICA_MANAGER, "alterReplicaLogDirs: other "
                                                                                   "Throwable -> Errors.forException"),
     },
     ApiKey.DescribeLogDirs: {
@@ -79,7 +76,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.CLUSTER_AUTHORIZATION_FAILED: _src(KAFKA_APIS, "handleDescribeLogDirsRequest: no DESCRIBE on the cluster "
                                                               "(top-level from v3, no results below)"),
         Errors.KAFKA_STORAGE_ERROR: _src(REPLICA_MANAGER, "describeLogDirs: an offline log dir"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR + "; " + _src(REPLICA_MANAGER, "describeLogDirs: other Throwable"),
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR + "; " + _src(REPLICA_MANAGER, "describeLogDirs: other Throwable"),
     },
     ApiKey.ElectLeaders: {
         Errors.NONE: _src(REPLICATION_CONTROL, "electLeader: a new leader"),
@@ -140,7 +137,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.NONE: _src(AUTH_HELPER, "computeDescribeClusterResponse"),
         Errors.INVALID_REQUEST: _src(AUTH_HELPER, "computeDescribeClusterResponse: an unknown or mismatched endpoint "
                                                   "type at v0 -> INVALID_REQUEST"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.DescribeProducers: {
         Errors.NONE: _src(REPLICA_MANAGER, "activeProducerState"),
@@ -148,7 +145,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.TOPIC_AUTHORIZATION_FAILED: _src(KAFKA_APIS, "handleDescribeProducersRequest: no READ on the topic"),
         Errors.INVALID_TOPIC_EXCEPTION: _src(KAFKA_APIS, "handleDescribeProducersRequest: partitionError for a name "
                                                          "Topic.validate refuses"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.UnregisterBroker: {
         Errors.NONE: _src(CLUSTER_CONTROL, "unregisterBroker"),
@@ -164,7 +161,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.UNSUPPORTED_VERSION: _src(KAFKA_APIS, "handleListConfigResources: v0 (client metrics) without a "
                                                      "metrics reporter / a resource type the version cannot list"),
         Errors.INVALID_REQUEST: _src(KAFKA_APIS, "handleListConfigResources: an unknown resource type"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.DescribeTopicPartitions: {
         Errors.NONE: _src(TOPIC_PARTITIONS, "handleDescribeTopicPartitionsRequest"),
@@ -173,7 +170,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.INVALID_TOPIC_EXCEPTION: _src(TOPIC_PARTITIONS, "a name Topic.validate refuses"),
         Errors.INVALID_REQUEST: _src(TOPIC_PARTITIONS, "a cursor naming a topic not requested"),
         Errors.UNSUPPORTED_VERSION: _src(KAFKA_APIS, "handleDescribeTopicPartitionsRequest: not a KRaft broker"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.AddRaftVoter: {
         Errors.NONE: _src(ADD_VOTER, "handleAddVoterRequest: the voter added"),
@@ -184,10 +181,10 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.UNSUPPORTED_VERSION: _src(ADD_VOTER, "kraft.version 0 (a static quorum): no voter changes"),
         Errors.DUPLICATE_VOTER: _src(ADD_VOTER, "the voter is a voter already"),
         Errors.REQUEST_TIMED_OUT: _src(ADD_VOTER, "another voter change pending, no high watermark, the new voter "
-                                                  "never answers") + "; " + _FORWARD_TIMEOUT,
+                                                  "never answers") + "; " + FORWARD_TIMEOUT,
         Errors.NOT_LEADER_OR_FOLLOWER: _src(RAFT_CLIENT, "not the quorum's leader"),
-        Errors.NOT_CONTROLLER: _NOT_CONTROLLER,
-        Errors.UNKNOWN_SERVER_ERROR: _src(ADD_VOTER, "resetAddVoterHandlerState(UNKNOWN_SERVER_ERROR)") + "; " + _HANDLE_ERROR,
+        Errors.NOT_CONTROLLER: NOT_CONTROLLER_RETRIED,
+        Errors.UNKNOWN_SERVER_ERROR: _src(ADD_VOTER, "resetAddVoterHandlerState(UNKNOWN_SERVER_ERROR)") + "; " + HANDLE_ERROR,
     },
     ApiKey.RemoveRaftVoter: {
         Errors.NONE: _src(REMOVE_VOTER, "handleRemoveVoterRequest: the voter removed"),
@@ -197,10 +194,10 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.UNSUPPORTED_VERSION: _src(REMOVE_VOTER, "kraft.version 0 (a static quorum): no voter changes"),
         Errors.VOTER_NOT_FOUND: _src(REMOVE_VOTER, "no voter with that id and directory id"),
         Errors.REQUEST_TIMED_OUT: _src(REMOVE_VOTER, "another voter change pending, no high watermark") + "; "
-            + _FORWARD_TIMEOUT,
+            + FORWARD_TIMEOUT,
         Errors.NOT_LEADER_OR_FOLLOWER: _src(RAFT_CLIENT, "not the quorum's leader"),
-        Errors.NOT_CONTROLLER: _NOT_CONTROLLER,
-        Errors.UNKNOWN_SERVER_ERROR: _src(REMOVE_VOTER, "UNKNOWN_SERVER_ERROR") + "; " + _HANDLE_ERROR,
+        Errors.NOT_CONTROLLER: NOT_CONTROLLER_RETRIED,
+        Errors.UNKNOWN_SERVER_ERROR: _src(REMOVE_VOTER, "UNKNOWN_SERVER_ERROR") + "; " + HANDLE_ERROR,
     },
 }
 

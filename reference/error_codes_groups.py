@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from protocol import ApiKey, Errors
 
-from .error_codes import KAFKA_APIS, MSG, ErrorRule, _src
+from .error_codes import HANDLE_ERROR, KAFKA_APIS, MSG, _src, ErrorRule
 
 SERVICE = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupCoordinatorService.java"
 GROUPS = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupMetadataManager.java"
@@ -24,7 +24,6 @@ CLASSIC = "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/cl
 HELPER = "coordinator-common/src/main/java/org/apache/kafka/coordinator/common/runtime/CoordinatorOperationExceptionHelper.java"
 TXN = "core/src/main/scala/kafka/coordinator/transaction/TransactionCoordinator.scala"
 
-_HANDLE_ERROR = _src(KAFKA_APIS, "handle: an unexpected exception -> requestHelper.handleError (UNKNOWN_SERVER_ERROR)")
 
 #: What every group coordinator operation may answer (the coordinator is not there, not
 #: loaded, the group id is empty, the principal may not use the group).
@@ -38,7 +37,7 @@ COORDINATED: dict[int, str] = {
     Errors.GROUP_AUTHORIZATION_FAILED: _src(KAFKA_APIS, "authHelper.authorize(request.context, _, GROUP, groupId) "
                                                         "refused -> GROUP_AUTHORIZATION_FAILED"),
     Errors.UNKNOWN_SERVER_ERROR: _src(HELPER, "an unexpected exception, MESSAGE_TOO_LARGE, RECORD_LIST_TOO_LARGE -> "
-                                              "UNKNOWN_SERVER_ERROR") + "; " + _HANDLE_ERROR,
+                                              "UNKNOWN_SERVER_ERROR") + "; " + HANDLE_ERROR,
 }
 
 _TOPIC_REFUSED = {
@@ -76,7 +75,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.CLUSTER_AUTHORIZATION_FAILED: _src(KAFKA_APIS, "getCoordinator: a SHARE key without CLUSTER_ACTION"),
         Errors.UNSUPPORTED_VERSION: _src(KAFKA_APIS, "handleFindCoordinatorRequest: several keys below v4 / a "
                                                      "SHARE key type the version lacks"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.OffsetCommit: {
         Errors.NONE: _src(OFFSETS, "commitOffset"),
@@ -177,7 +176,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.NOT_COORDINATOR: _src(TXN, "handleDescribeTransactions: the id's partition is not led here"),
         Errors.COORDINATOR_LOAD_IN_PROGRESS: _src(TXN, "handleDescribeTransactions: the partition is loading"),
         Errors.INVALID_REQUEST: _src(TXN, "handleDescribeTransactions: an empty transactional id"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.ListTransactions: {
         Errors.NONE: _src(TXN, "handleListTransactions"),
@@ -185,7 +184,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.COORDINATOR_NOT_AVAILABLE: _src(TXN, "handleListTransactions: the coordinator is not active"),
         Errors.INVALID_REQUEST: _src(TXN, "handleListTransactions: a transactional_id_pattern that is not a regular "
                                           "expression / a negative duration filter"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
 }
 

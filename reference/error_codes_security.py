@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from protocol import ApiKey, Errors
 
-from .error_codes import (CONTROLLER_APIS, EVENT_EXCEPTION_INFO, FORWARDING_MANAGER, KAFKA_APIS, MSG, ErrorRule,
-                          _src)
+from .error_codes import (CONTROLLER_APIS, EVENT_EXCEPTION_INFO, FORWARD_TIMEOUT, HANDLE_ERROR, KAFKA_APIS, MSG,
+                          NOT_CONTROLLER_RETRIED, _src, ErrorRule)
 
 ACL_APIS = "core/src/main/scala/kafka/server/AclApis.scala"
 ACL_CONTROL = "metadata/src/main/java/org/apache/kafka/controller/AclControlManager.java"
@@ -25,9 +25,6 @@ SCRAM_DESCRIBE = "core/src/main/scala/kafka/server/metadata/ScramPublisher.scala
 TOKEN_MANAGER = "core/src/main/scala/kafka/server/DelegationTokenManager.scala"
 TOKEN_CONTROL = "metadata/src/main/java/org/apache/kafka/controller/DelegationTokenControlManager.java"
 
-_HANDLE_ERROR = _src(KAFKA_APIS, "handle: an unexpected exception -> requestHelper.handleError (UNKNOWN_SERVER_ERROR)")
-_FORWARD_TIMEOUT = _src(FORWARDING_MANAGER, "ForwardingResponseHandler.onTimeout -> REQUEST_TIMED_OUT")
-_NOT_CONTROLLER = _src(EVENT_EXCEPTION_INFO, "NotLeaderException -> NOT_CONTROLLER (the forwarding broker retries)")
 _CLUSTER_ALTER = _src(CONTROLLER_APIS, "authHelper.authorizeClusterOperation(request, ALTER) -> CLUSTER_AUTHORIZATION_FAILED")
 _NO_AUTHORIZER = _src(ACL_APIS, 'authorizerPlugin None -> SecurityDisabledException("No Authorizer is configured.")')
 _TOKEN_PLAINTEXT = _src(KAFKA_APIS, "handle*TokenRequest: a PLAINTEXT connection or a token-authenticated one -> "
@@ -35,8 +32,8 @@ _TOKEN_PLAINTEXT = _src(KAFKA_APIS, "handle*TokenRequest: a PLAINTEXT connection
 _TOKEN_DISABLED = _src(TOKEN_MANAGER, "no delegation.token.secret.key -> DELEGATION_TOKEN_AUTH_DISABLED") + "; " \
     + _src(TOKEN_CONTROL, "tokenAuthenticationEnabled false -> DELEGATION_TOKEN_AUTH_DISABLED")
 
-_FORWARDED = {Errors.REQUEST_TIMED_OUT: _FORWARD_TIMEOUT, Errors.NOT_CONTROLLER: _NOT_CONTROLLER,
-              Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR + "; " + _src(ACL_CONTROL, '"Unknown error while trying to create ACL"')}
+_FORWARDED = {Errors.REQUEST_TIMED_OUT: FORWARD_TIMEOUT, Errors.NOT_CONTROLLER: NOT_CONTROLLER_RETRIED,
+              Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR + "; " + _src(ACL_CONTROL, '"Unknown error while trying to create ACL"')}
 
 ANY_VERSION: dict[int, dict[int, str]] = {
     ApiKey.DescribeAcls: {
@@ -45,7 +42,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.CLUSTER_AUTHORIZATION_FAILED: _src(ACL_APIS, "handleDescribeAcls: authorizeClusterOperation(DESCRIBE)"),
         Errors.INVALID_REQUEST: _src("clients/src/main/java/org/apache/kafka/common/requests/DescribeAclsRequest.java",
                                      "getErrorResponse(ApiError.fromThrowable(e)) for a filter Kafka cannot use"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.CreateAcls: {
         Errors.NONE: _src(ACL_CONTROL, "createAcls: validateNewAcl, ApiError.NONE"),
@@ -74,7 +71,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
                                                               "authorizeClusterOperation(DESCRIBE_CONFIGS)"),
         Errors.INVALID_REQUEST: _src(QUOTA_CACHE, 'describeClientQuotas: "Duplicate entity type in filter" / '
                                                   '"Invalid empty ip address" / unknown match type -> InvalidRequestException'),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.AlterClientQuotas: {
         Errors.NONE: _src(QUOTA_CONTROL, "alterClientQuotas: ApiError.NONE per entity"),
@@ -92,7 +89,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
                                                         'DUPLICATE_RESOURCE "Cannot describe SCRAM credentials for the same user twice"'),
         Errors.CLUSTER_AUTHORIZATION_FAILED: _src(KAFKA_APIS, "handleDescribeUserScramCredentialsRequest: "
                                                               "authorizeClusterOperation(DESCRIBE)"),
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
     ApiKey.AlterUserScramCredentials: {
         Errors.NONE: _src(SCRAM_CONTROL, "alterCredentials: ApiError.NONE per user"),
@@ -146,7 +143,7 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.NONE: _src(KAFKA_APIS, "handleDescribeTokensRequest: the tokens the requester may describe"),
         Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED: _TOKEN_PLAINTEXT,
         Errors.DELEGATION_TOKEN_AUTH_DISABLED: _TOKEN_DISABLED,
-        Errors.UNKNOWN_SERVER_ERROR: _HANDLE_ERROR,
+        Errors.UNKNOWN_SERVER_ERROR: HANDLE_ERROR,
     },
 }
 

@@ -1,76 +1,46 @@
 """Generic protocol faults (catalogue P1, P2, P3, P5, P6) on the admin APIs beyond topics and
 configs: the same bug classes as ``faults/mutants/protocol.py`` (whose mutants cover every
-API with per-item results), each aimed at one API the suite speaks since issue 26, so the
+API with per-item results), each aimed at one API the suite speaks since issue 26 (most are the generic
+mutants narrowed to it), so the
 generic properties are shown to catch them there too. Scored over kafka:4.4.0, which
 serves them all.
 """
 from __future__ import annotations
 
-import struct
-
-from protocol import codec
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from reference.error_codes import may_answer
 
-from .mutant import Frame, Mutant, mutant, with_results
+from .mutant import Mutant, mutant
+from .protocol import AnswersAboveMax, ResultMissing, StaleCorrelationId
 
 KAFKA = "kafka:4.4.0"
 
 
 @mutant
-class StaleCorrelationIdDescribeCluster(Mutant):
+class StaleCorrelationIdDescribeCluster(StaleCorrelationId):
     """DescribeCluster answers with the previous request's correlation id (a pipelining
     off-by-one in one handler)."""
     name = "stale-correlation-id-describe-cluster"
-    catches = ("P1",)
     apis = (ApiKey.DescribeCluster,)
     over = KAFKA
 
-    def response(self, seen, body):
-        previous = seen.connection.get("cid")
-        seen.connection["cid"] = seen.correlation_id
-        if previous is not None:
-            return Frame(codec.encode_response(seen.api_key, seen.api_version, body, previous)[4:])
-
 
 @mutant
-class DescribeGroupsResultMissing(Mutant):
+class DescribeGroupsResultMissing(ResultMissing):
     """DescribeGroups leaves the last group it was asked about out of its answer."""
     name = "describe-groups-result-missing"
-    catches = ("P2",)
     apis = (ApiKey.DescribeGroups,)
     over = KAFKA
 
-    def response(self, seen, body):
-        return with_results(seen.api_key, body, lambda groups: groups[:-1])
-
 
 @mutant
-class ListGroupsAnswersAboveMax(Mutant):
+class ListGroupsAnswersAboveMax(AnswersAboveMax):
     """ListGroups above the broker's max version is answered (at the max) instead of the
     connection being closed."""
     name = "list-groups-answers-above-max"
-    catches = ("P3",)
     apis = (ApiKey.ListGroups,)
     over = KAFKA
-
-    def _max(self):
-        if not hasattr(self, "_top"):
-            resp = self.upstream(ApiKey.ApiVersions, 0, {})
-            self._top = {a["api_key"]: a["max_version"] for a in resp.get("api_keys") or []}.get(ApiKey.ListGroups)
-        return self._top
-
-    def raw_request(self, seen, payload):
-        top = self._max()
-        if top is not None and seen.api_version > top:
-            return payload[:2] + struct.pack(">h", top) + payload[4:]
-
-    def request(self, seen):
-        top = self._max()
-        if top is not None and seen.api_version > top:
-            body = self.upstream(seen.api_key, top, seen.request)
-            return Frame(codec.encode_response(seen.api_key, top, body, seen.correlation_id)[4:])
 
 
 @mutant
