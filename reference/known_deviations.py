@@ -82,6 +82,23 @@ def _an_unknown_operation_on_a_topic(body: dict) -> bool:
                for r in body.get("resources") or [])
 
 
+def _a_partition_above_1(body: dict) -> bool:
+    """A DescribeShareGroupOffsets partition index above 1: the suite's topics that exist
+    have partitions 0 and 1, so a higher index names a partition an existing topic may lack
+    (a topic that does not exist is answered at once)."""
+    return any(isinstance(p, int) and p >= 2 for g in body.get("groups") or []
+               for t in g.get("topics") or [] for p in t.get("partitions") or [])
+
+
+#: The run's share groups are named ``<prefix>sg-...`` (strategies/entities.py ``share_groups``),
+#: apart from the groups it commits offsets to (``<prefix>g-...``).
+SHARE_GROUP_MARK = "-sg-"
+
+
+def _to_a_share_group(body: dict) -> bool:
+    return SHARE_GROUP_MARK in str(body.get("group_id") or "")
+
+
 #: AlterConfigs naming one resource (type and name) twice: Kafka never answers it
 #: (entry ``alter-configs-duplicate-resource-never-answered``).
 ALTER_CONFIGS_RESOURCE_TWICE = "alter-configs-resource-named-twice"
@@ -91,6 +108,12 @@ CREATE_TOPICS_NAMES_COLLIDING = "create-topics-names-colliding-in-one-request"
 #: IncrementalAlterConfigs with an operation byte none of the four on a TOPIC resource: Kafka's
 #: controller fails over (entry ``incremental-alter-configs-unknown-operation-fails-the-controller-over``).
 INCREMENTAL_ALTER_CONFIGS_UNKNOWN_OPERATION = "incremental-alter-configs-unknown-operation"
+#: DescribeShareGroupOffsets naming a partition above 1: Kafka answers a partition an existing
+#: topic lacks only after ~28 s (entry ``describe-share-group-offsets-missing-partition-stalls``).
+SHARE_GROUP_OFFSETS_PARTITION_ABOVE_1 = "describe-share-group-offsets-partition-above-1"
+#: OffsetCommit to a share group (below v9 Kafka answers GROUP_ID_NOT_FOUND, a v9+ code:
+#: entry ``offset-commit-to-share-group-answers-group-id-not-found-below-v9``).
+OFFSET_COMMIT_TO_A_SHARE_GROUP = "offset-commit-to-a-share-group"
 
 SHAPES: dict[str, Shape] = {s.id: s for s in (
     Shape(ALTER_CONFIGS_RESOURCE_TWICE, ApiKey.AlterConfigs,
@@ -99,6 +122,10 @@ SHAPES: dict[str, Shape] = {s.id: s for s in (
           "a CreateTopics request naming two topics that collide by '.'/'_'", _two_names_colliding),
     Shape(INCREMENTAL_ALTER_CONFIGS_UNKNOWN_OPERATION, ApiKey.IncrementalAlterConfigs,
           "an IncrementalAlterConfigs request with an unknown operation on a topic", _an_unknown_operation_on_a_topic),
+    Shape(SHARE_GROUP_OFFSETS_PARTITION_ABOVE_1, ApiKey.DescribeShareGroupOffsets,
+          "a DescribeShareGroupOffsets request naming a partition above 1", _a_partition_above_1),
+    Shape(OFFSET_COMMIT_TO_A_SHARE_GROUP, ApiKey.OffsetCommit,
+          "an OffsetCommit request to one of the run's share groups", _to_a_share_group),
 )}
 
 

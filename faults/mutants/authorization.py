@@ -80,7 +80,7 @@ class ValidateOnlySkipsAuthorization(Recoding):
     answer NONE (only the real request is refused)."""
     name = "validate-only-skips-authorization"
     catches = ("A2",)
-    apis = schema_facts.declared_with("validate_only")
+    apis = schema_facts.declared_with("validate_only", naming=schema_facts.TOPIC_RESOURCES)
     over = OVER
     recodes = (Errors.TOPIC_AUTHORIZATION_FAILED, Errors.NONE)
 
