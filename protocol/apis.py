@@ -68,7 +68,7 @@ class Role(Enum):
     """What the suite uses an API for."""
     ADMIN = "admin"   #: catalogue P1's admin APIs: the properties are parametrised over them
     DATA = "data"     #: set up and observe state (produce records, read offsets)
-    SETUP = "setup"   #: configure a broker the suite started (SASL, ACLs, quotas)
+    SETUP = "setup"   #: configure a broker the suite started (SASL, ACLs, quotas), learn its cluster
 
 
 @dataclass(frozen=True)
@@ -145,6 +145,7 @@ DECLARATIONS: dict[ApiKey, ApiSpec] = _declare(
     ApiSpec(ApiKey.IncrementalAlterConfigs, ADMIN, "responses", "resource_name", mutates="alters topic configs"),
     ApiSpec(ApiKey.DescribeClientQuotas, SETUP),
     ApiSpec(ApiKey.AlterClientQuotas, SETUP),
+    ApiSpec(ApiKey.DescribeCluster, SETUP),
 )
 
 #: The APIs whose responses list per-item results (where "the result for topic X" is).
