@@ -35,10 +35,11 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, expect
+from fixtures.harness import Unsupported, Violation, expect
 from fixtures.waiting import SETTLE_S, settled
 from protocol import ZERO_UUID, ApiKey, Errors, OffsetSpec, schema_facts
 from protocol import requests as build
+from protocol.codec import APIS
 from protocol.errors import error_name
 from strategies.domain import INT32_MAX, INT32_MIN, LEGAL_CHARS
 
@@ -579,6 +580,8 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
 #: split (a topic by name in one entry and by id in another) -> one INVALID_REQUEST, kept.
 ID_KINDS = ("by-id", "by-name", "unknown-id", "both", "neither", "dup-id", "split")
 NEEDS_ID = {"by-id", "dup-id", "split"}
+#: The first Metadata version whose answer lists topic ids (KIP-516), read from its schema.
+METADATA_IDS_SINCE = schema_facts.first_version_with(ApiKey.Metadata, "topics.topic_id", side=schema_facts.RESPONSE)
 ENTRIES_PER_KIND = {"by-id": 1, "by-name": 1, "unknown-id": 1, "both": 1, "neither": 1, "dup-id": 2, "split": 2}
 _RANDOM_ID = st.integers(1 << 64, (1 << 128) - 1)      # never zero nor Kafka's reserved ids
 
@@ -619,14 +622,19 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
     * one id twice: one INVALID_REQUEST entry, the topic stays;
     * a topic by name and by its id in two entries: one INVALID_REQUEST entry, it stays.
 
-    Ids come from Metadata (v10+). A broker that reports no topic ids cannot be asked to
-    delete by id: if the rest holds, the row is unsupported and says so. A broker that
+    Ids come from Metadata (v10+). A broker that advertises DeleteTopics v6 (topics by id,
+    KIP-516 "Topic Identifiers") but reports a zero topic id in Metadata v10+ for a topic it
+    created fails the property: KIP-516 gives every topic an id. Only a broker that does not
+    advertise Metadata v10+ (no way to learn ids) leaves the row unsupported. A broker that
     refuses every deletion (``delete.topic.enable=false``) reads none of the entries: each
     entry as sent (an id twice: two) answers TOPIC_DELETION_DISABLED with the name and id
     it was sent with, and every topic stays."""
     client, admin = _setup(check, version)
+    md = check.broker.advertised(ApiKey.Metadata)
+    if md is None or min(md[1], APIS[ApiKey.Metadata].max_version) < METADATA_IDS_SINCE:
+        raise Unsupported(f"topic ids are learnt from Metadata v{METADATA_IDS_SINCE}+, which the broker does not "
+                          f"advertise ({'none' if md is None else f'v{md[0]}-{md[1]}'})")
     refused = _refused(version)
-    no_ids: list[str] = []
 
     def by_id(value):
         kinds, order, random_ids = value
@@ -638,8 +646,11 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
             if name and not _is_zero(tid):
                 real[name] = tid
             if kind in NEEDS_ID and _is_zero(tid):
-                no_ids.append(name)
-                kind, tid = "by-name", None
+                at = admin.version(ApiKey.Metadata, at_least=1)
+                check.expect_field(["topics", {"name": name}, "topic_id"], refused=[ZERO_UUID],
+                                   says=f"Metadata v{at} gives {name} its topic id (KIP-516)")
+                raise Violation(f"DeleteTopics v{version} names topics by id (KIP-516), but Metadata v{at} "
+                                f"reports no topic id for {name}, which the broker created (topic_id zero)")
             if kind == "unknown-id" or (kind == "both" and _is_zero(tid)):
                 tid = uuid.UUID(int=random_id)
             items.append((kind, name, tid))
@@ -671,9 +682,6 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
         _judge_ids(admin, version, items, got)
 
     check.given(_D6, by_id)
-    if no_ids:
-        raise Unsupported("the broker reports no topic ids (Metadata v10+ topic_id is zero), so topics cannot "
-                          "be named by id; the entries that need no real id behaved as Kafka's")
 
 
 def _judge_ids(admin, version, items, got):

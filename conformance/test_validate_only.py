@@ -67,7 +67,7 @@ def test_v1_validate_only_leaves_topics_partitions_and_configs_as_they_were(chec
     sentinels: set[str] = set()
     # mappable on an external cluster: no invalid name that cannot carry the run prefix
     strategy = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor,
-                                                mappable=check.broker.external))
+                                                mappable=check.broker.external, avoid=check.avoided_shapes))
 
     def no_side_effects(items):
         world = World(check, "v1")
@@ -148,7 +148,8 @@ def test_v2_validate_only_answers_each_item_as_the_executed_request_does(check, 
     same num_partitions / replication_factor for every success). Messages name the
     world's topics and topic ids are random, so neither is compared."""
     ctx = asked(check, api_key, version)
-    strategy = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True))
+    strategy = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True,
+                                                avoid=check.avoided_shapes))
 
     def same_verdicts(items):
         validated, executed = World(check, "va"), World(check, "vb")
@@ -189,7 +190,8 @@ def test_v3_each_item_of_a_batch_gets_the_verdict_it_gets_alone(check, api_key, 
     verdict of the others. Duplicated entries fail because of each other, so they are
     in the batches but not compared."""
     ctx = asked(check, api_key, version)
-    batches = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True))
+    batches = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True,
+                                               avoid=check.avoided_shapes))
 
     def independent(args):
         items, validate_only = args

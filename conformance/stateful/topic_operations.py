@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from protocol import apis, requests, schema_facts
 from protocol.apis import ApiKey
+from reference.known_deviations import CREATE_TOPICS_NAMES_COLLIDING
 from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from strategies import stateful as draws
 
@@ -36,7 +37,7 @@ class CreateTopics(Operation):
                 "rf": st.sampled_from([1, 1, 1, -1, 0, brokers + 1]),
                 "configs": st.lists(s.pair(True), max_size=2, unique_by=lambda kv: kv[0])})
             topics = st.lists(item, min_size=1, max_size=max_topics)
-            if s.row.batch_collision_known:
+            if s.avoids(CREATE_TOPICS_NAMES_COLLIDING):
                 topics = topics.filter(lambda ts: not draws.both_colliding({t["slot"] for t in ts}))
             vo = st.booleans()
         else:
