@@ -28,6 +28,7 @@ from protocol.schema_facts import RESPONSE, has_field
 from protocol.errors import Errors
 
 from reference import topic_config, topic_names
+from reference.broker_config import DEFAULT_PARTITIONS, DEFAULT_REPLICATION, DELETION_REFUSED
 
 
 # -- the topic configs S1 uses -----------------------------------------------------------
@@ -217,8 +218,13 @@ class Model:
         if rf > self.defaults.brokers:
             return _e(key, Errors.INVALID_REPLICATION_FACTOR, f"replication factor > {self.defaults.brokers} broker(s)")
         codes = {Errors.NONE}
-        if rf == -1:
-            codes.add(Errors.INVALID_REPLICATION_FACTOR)   # default.replication.factor is broker config
+        if rf == -1:        # default.replication.factor: certain where the broker showed it
+            default_rf = DEFAULT_REPLICATION.shown()
+            if default_rf is None:
+                codes.add(Errors.INVALID_REPLICATION_FACTOR)
+            elif default_rf > self.defaults.brokers:
+                return _e(key, Errors.INVALID_REPLICATION_FACTOR,
+                          f"default.replication.factor={default_rf} > {self.defaults.brokers} broker(s)")
         if None in verdicts:
             codes.add(Errors.INVALID_CONFIG)
         why = "valid" + (" (validate_only)" if validate_only else "")
@@ -226,10 +232,13 @@ class Model:
         answers_partitions = has_field(ApiKey.CreateTopics, version, "topics.num_partitions", RESPONSE)
         answers_id = has_field(ApiKey.CreateTopics, version, "topics.topic_id", RESPONSE)
 
+        want = p if p > 0 else DEFAULT_PARTITIONS.shown()       # -1: the broker's num.partitions
+
         def verify(entry):
             got = entry.get("num_partitions", -1)
-            if answers_partitions and not validate_only and p > 0 and got != p:
-                return f"num_partitions {got} in the answer, {p} requested"
+            if answers_partitions and not validate_only and want is not None and got != want:
+                return (f"num_partitions {got} in the answer, {p} requested" if p > 0 else
+                        f"num_partitions {got} in the answer, the broker's num.partitions={want} for -1")
             return None
 
         def effect(entry):
@@ -240,6 +249,8 @@ class Model:
                 t.set_partitions(p)
             elif answers_partitions and (entry.get("num_partitions") or 0) > 0:
                 t.set_partitions(entry["num_partitions"])
+            elif want is not None:
+                t.set_partitions(want)
             if answers_id and entry.get("topic_id") not in (None, ZERO_UUID):
                 t.topic_id = entry["topic_id"]
             self.topics[name] = t
@@ -275,7 +286,14 @@ class Model:
 
     # -- DeleteTopics (ControllerApis.deleteTopics, ReplicationControlManager) -------------
     def delete_topics(self, items: list[dict], version: int) -> list[Expect]:
-        """items: {"name": n} or {"id": uuid}."""
+        """items: {"name": n} or {"id": uuid}. A broker that refuses every deletion
+        (``delete.topic.enable=false``) answers each item as sent with the refusal's code and
+        deletes nothing (``reference/broker_config.py`` DELETION_REFUSED)."""
+        refusal = DELETION_REFUSED.now()
+        if refusal is not None:
+            why = f"{DELETION_REFUSED.why()}: the request is refused"
+            return [_e(("name", i["name"]) if "name" in i else ("id", i["id"]), refusal.code_at(version), why)
+                    for i in items]
         names = _counts(i["name"] for i in items if "name" in i)
         ids = _counts(i["id"] for i in items if "id" in i)
         out, seen = [], set()

@@ -50,7 +50,9 @@ unknown -> UNKNOWN_TOPIC_OR_PARTITION"):
   topic id (v10+). A describable unknown topic answers UNKNOWN_TOPIC_OR_PARTITION when the
   request does not ask for auto-creation (v4+, the suite says false); v0-v3 always ask
   for it, and with ``auto.create.topics.enable`` (Kafka's default) a principal without
-  CREATE gets TOPIC_AUTHORIZATION_FAILED for it (``unauthorizedForCreateTopics``).
+  CREATE gets TOPIC_AUTHORIZATION_FAILED for it (``unauthorizedForCreateTopics``); a
+  broker with auto-creation off answers UNKNOWN_TOPIC_OR_PARTITION there too
+  (``reference/broker_config.py`` METADATA_AUTO_CREATES).
 
 validate_only is authorized exactly like the real request: the same codes for every name
 (the authorization happens before the controller is told it is only a validation).
@@ -78,6 +80,7 @@ from protocol.requests import AclOperation
 
 from .parametrize import MUTATING_KEYS, every_version
 from reference import error_codes as ec
+from reference.broker_config import METADATA_AUTO_CREATES
 from reference.kips import KIP_4_DELETE_TOPICS
 
 KAFKA = "apache/kafka "
@@ -108,8 +111,10 @@ def expected(api_key: int, version: int, role: str) -> Errors | None:
     if api_key == ApiKey.Metadata:
         if role == "described-existing":
             return Errors.NONE
-        # missing and describable; a version without allow_auto_topic_creation asks for auto-creation
-        return UNKNOWN if schema_facts.has_field(api_key, version, "allow_auto_topic_creation") else TAF
+        # missing and describable; a version without allow_auto_topic_creation asks for
+        # auto-creation, which only a broker with auto.create.topics.enable=true attempts
+        asks = not schema_facts.has_field(api_key, version, "allow_auto_topic_creation")
+        return TAF if asks and METADATA_AUTO_CREATES.now() else UNKNOWN
     if role == "granted-missing":
         return Errors.NONE if api_key == ApiKey.CreateTopics else UNKNOWN
     if role == "described-missing" and api_key == ApiKey.DeleteTopics:

@@ -1,7 +1,8 @@
 """P5 as Kafka ships it: error codes that a request version older than the code never gets,
 provoked on brokers configured to return them (KIP-201's downgrade rule; catalogue P5).
 
-* ``kafka:VERSION,preset=nodelete`` (``delete.topic.enable=false``): DeleteTopics answers
+* ``delete.topic.enable=false`` (``kafka:VERSION,preset=nodelete``, or any cluster whose
+  broker shows that setting, ``reference/broker_config.py``): DeleteTopics answers
   TOPIC_DELETION_DISABLED (73) from v3 and INVALID_REQUEST (42) below, for every requested
   topic, and deletes nothing. apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala
   deleteTopics (``if (!config.deleteTopicEnable) { if (apiVersion < 3) InvalidRequestException
@@ -37,6 +38,7 @@ from protocol.apis import items
 
 from .parametrize import every_version
 from reference import error_codes as ec
+from reference.broker_config import DELETION_REFUSED
 
 CAPIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
 QUOTA_CLIENT_ID = "kac-quota"
@@ -73,9 +75,12 @@ def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below
     v3) and still exists afterwards on every broker."""
     check.require(api_key, version)
     check.require_mutations()
-    _profile(check, "nodelete")
+    refusal = DELETION_REFUSED.now()
+    if refusal is None:
+        raise Unsupported(f"needs a broker with delete.topic.enable=false (kafka:VERSION,preset=nodelete, or a "
+                          f"cluster so configured); this one has {DELETION_REFUSED.why()}")
     admin = Admin(check)
-    want = ec.answered_as(api_key, Errors.TOPIC_DELETION_DISABLED, version)     # INVALID_REQUEST below v3
+    want = refusal.code_at(version)        # TOPIC_DELETION_DISABLED, INVALID_REQUEST below v3
 
     def refused(n):
         names = [check.topic("p5-nodelete") for _ in range(n)]
@@ -85,7 +90,7 @@ def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below
         got = {r.get("name"): r["error_code"] for r in items(api_key, resp)}
         wrong = [f"{n}: {got.get(n)} {ec.ERRORS.get(got.get(n), 'no entry')}" for n in names if got.get(n) != want]
         expect(not wrong, f"DeleteTopics v{version} with deletion disabled: {'; '.join(wrong)}; Kafka answers "
-                          f"{want} {want.name} at this version")
+                          f"{int(want)} {want.name} at this version")
         time.sleep(0.2)
         gone = [n for n in names for a in admin.everywhere() if a.topic(n).error_code != Errors.NONE]
         expect(not gone, f"DeleteTopics v{version} answered {want} but {sorted(set(gone))} were deleted")

@@ -140,6 +140,17 @@ def describe_configs(v: int, resources: Iterable[tuple[str, Sequence[str] | None
     return body
 
 
+def describe_cluster(v: int, *, include_cluster_authorized_operations: bool = False) -> dict:
+    """The cluster's brokers, controller and id (DescribeClusterRequest.json; KIP-700).
+    ``endpoint_type`` (v1+) says brokers (1), ``include_fenced_brokers`` (v2+) no."""
+    body: dict = {"include_cluster_authorized_operations": include_cluster_authorized_operations}
+    if v >= 1:
+        body["endpoint_type"] = 1
+    if v >= 2:
+        body["include_fenced_brokers"] = False
+    return body
+
+
 def alter_configs(v: int, resources: Iterable[tuple[str, object]], *,
                   resource_type: int = ConfigResourceType.TOPIC, validate_only: bool = False) -> dict:
     """``resources``: ``(name, {k: v} or [(k, v), ...])``; the whole config is replaced.

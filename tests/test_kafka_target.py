@@ -128,7 +128,7 @@ def _broker_config(host, port, key) -> str | None:
 
 
 def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path):
-    target = make_target(f"{KAFKA},config.auto.create.topics.enable=false")
+    target = make_target(f"{KAFKA},config.auto.create.topics.enable=false,config.num.partitions=3,preset=nodelete")
     info = target.start()
     try:
         workdir, procs = target.workdir, list(target.procs)
@@ -136,6 +136,13 @@ def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path
         assert info.advertised(ApiKey.CreateTopics) and info.advertised(ApiKey.IncrementalAlterConfigs), \
             "no CreateTopics/IncrementalAlterConfigs"
         assert _broker_config(info.host, info.port, "auto.create.topics.enable") == "false"
+        # what the suite read from the broker agrees with what the spec set (issue 32)
+        assert info.declared == {"auto.create.topics.enable": "false", "num.partitions": "3",
+                                 "delete.topic.enable": "false"}, info.declared
+        assert info.config.error is None, info.config.error
+        assert {k: info.config.values.get(k) for k in info.declared} == info.declared, info.config.values
+        assert info.config.sources["delete.topic.enable"] == "STATIC_BROKER_CONFIG"
+        assert info.config.values["authorizer.class.name"] == "" and info.config.features.get("metadata.version")
         assert "Kafka Server started" in (workdir / "node-1" / "broker.log").read_text(errors="replace") \
             or "started" in target.diagnostics()
     finally:
@@ -154,6 +161,9 @@ def test_three_nodes_form_one_cluster_and_every_broker_answers(tmp_path):
             with wire.Connection(host, port, timeout=10) as conn:
                 ex = conn.send(ApiKey.Metadata, 1, requests.metadata(1, []))
             assert ex.ok and len(ex.response["brokers"]) == 3, ex.describe()
+        # every node's configuration was read (each answers only for its own id) and they agree
+        assert info.config.error is None and not info.config.differs, info.config.manifest()
+        assert len(info.config.cluster["brokers"]) == 3 and info.config.values["num.partitions"] == "1"
     finally:
         target.stop()
     assert all(p.poll() is not None for p in target.procs or []) and target.workdir is None
