@@ -87,12 +87,13 @@ def asked(check, api_key: int, version: int) -> Ctx:
 # --------------------------------------------------------------------------------------
 
 def create_topics_items(version: int, prefix: str, rf_floor: int, mappable: bool = True,
-                        kinds: set[str] | None = None) -> dict:
+                        kinds: set[str] | None = None, avoid: frozenset = frozenset()) -> dict:
     """One strategy per CreateTopics item kind.
 
     ``mappable`` leaves out the invalid names that cannot carry a world's prefix ("",
     ".", ".."): they name the same (non-)topic in every world."""
-    return _items(ApiKey.CreateTopics, kinds, version=version, prefix=prefix, rf_floor=rf_floor, mappable=mappable)
+    return _items(ApiKey.CreateTopics, kinds, version=version, prefix=prefix, rf_floor=rf_floor, mappable=mappable,
+                  avoid=avoid)
 
 
 def create_partitions_items(kinds: set[str] | None = None) -> dict:
@@ -107,8 +108,11 @@ def incremental_alter_configs_items() -> dict:
     return _items(ApiKey.IncrementalAlterConfigs)
 
 
-def items_for(api_key: int, version: int, prefix: str, rf_floor: int, mappable: bool = True):
-    return _items(api_key, version=version, prefix=prefix, rf_floor=rf_floor, mappable=mappable)
+def items_for(api_key: int, version: int, prefix: str, rf_floor: int, mappable: bool = True,
+              avoid: frozenset = frozenset()):
+    """One strategy per item kind of ``api_key``, without the kinds of an ``avoid``ed shape
+    (``check.avoided_shapes``: a known deviation of the broker under check)."""
+    return _items(api_key, version=version, prefix=prefix, rf_floor=rf_floor, mappable=mappable, avoid=avoid)
 
 
 def _items(api_key, only=None, **params):

@@ -12,7 +12,7 @@ FEATURE); a broker implementing the proposal lists the name with a range holding
 from __future__ import annotations
 
 from fixtures.harness import Unsupported
-from protocol import ApiKey
+from protocol import ApiKey, schema_facts
 from protocol.codec import APIS
 
 #: ApiVersions v3+ request fields (KIP-511), as protocol/wire.py sends them.
@@ -25,7 +25,7 @@ def declared_features(check) -> dict[str, tuple[int, int]]:
     not answer the ApiVersions it advertises (P1 judges that, not the proposals)."""
     lo, hi = check.require(ApiKey.ApiVersions)
     v = min(hi, APIS[ApiKey.ApiVersions].max_version)
-    if v < 3:
+    if not schema_facts.has_field(ApiKey.ApiVersions, v, "supported_features", schema_facts.RESPONSE):
         return {}
     ex = check.client().send(ApiKey.ApiVersions, v, dict(_CLIENT))
     if not ex.ok or not ex.response or ex.response.get("error_code"):

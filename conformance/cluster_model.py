@@ -10,7 +10,10 @@ error codes released Apache Kafka 4.x may answer (``docs/reference-semantics.md`
 cites the Kafka source for every rule used here), and what changes when the item
 succeeds. Where a ZooKeeper-mode broker (3.x, ``mode=zk``) answers otherwise, the model
 follows the mode's rules (``reference/modes.py``: the order of checks, a name repeated in
-one request, topic deletion that completes in the background). Where Kafka's answer is not certain (marked *code reading* in the reference, or
+one request, topic deletion that completes in the background). Where Kafka's code does not
+do what Kafka means (its KIPs, JIRAs, other code paths), the model follows the intent and
+the deviation is a reviewed finding (``reference/kafka_known_deviations.json``; the audit is
+the reference's "Code or intent" table). Where Kafka's answer is not certain (marked *code reading* in the reference, or
 depending on broker configuration) the prediction allows every candidate code and the
 model follows the code the broker actually gave; values it cannot predict are
 :class:`Unknown` and are learnt from the next observation, under constraints that still
@@ -22,12 +25,14 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
-from protocol.apis import ZERO_UUID, ConfigSource
+from protocol.apis import ZERO_UUID, ApiKey, ConfigSource
+from protocol.schema_facts import RESPONSE, has_field
 from protocol.errors import Errors
 
 from reference import topic_config, topic_names
 from reference.modes import (CREATE_TOPICS_CHECKS, CREATE_TOPICS_REPEATED, DELETE_TOPICS_REPEATED,
                              DELETING_TOPIC_ANSWERS, TOPIC_CONFIG_CHECKS)
+from reference.broker_config import DEFAULT_PARTITIONS, DEFAULT_REPLICATION, DELETION_REFUSED
 
 
 # -- the topic configs S1 uses -----------------------------------------------------------
@@ -179,16 +184,22 @@ class Model:
         return bool(name) and name.startswith(self.sub + "-")
 
     def _collides(self, name: str) -> bool:
-        if "." not in name and "_" not in name:
+        """Does ``name`` collide with a topic the model has (other than itself)?"""
+        if not _collision_chars(name):
             return False
         return any(other != name and unified(other) == unified(name) for other in self.topics)
 
     # -- CreateTopics (ReplicationControlManager.createTopics / createTopic, ControllerApis) --
     def create_topics(self, items: list[dict], validate_only: bool, version: int) -> list[Expect]:
-        """items: {"name", "partitions", "rf", "configs": [[key, value-or-None], ...]}"""
+        """items: {"name", "partitions", "rf", "configs": [[key, value-or-None], ...]}
+
+        A name given twice is refused whole (ControllerApis.createTopics removes
+        duplicates before the controller sees them), so it does not count as an earlier
+        name of the request for :meth:`_earlier_collision`."""
         counts = _counts(i["name"] for i in items)
         repeated = CREATE_TOPICS_REPEATED.now()
         out, seen = [], set()
+        earlier: dict[str, list[tuple[str, frozenset]]] = {}     # collision key -> (name, codes)
         for item in items:
             name = item["name"]
             if counts[name] > 1:
@@ -196,7 +207,10 @@ class Model:
                     out.append(_e(("name", name), repeated.code, "duplicate name"))
                     seen.add(name)
                 continue
-            out.append(self._create_one(item, validate_only, version))
+            e = self._earlier_collision(self._create_one(item, validate_only, version), earlier)
+            out.append(e)
+            if valid_name(name):
+                earlier.setdefault(unified(name), []).append((name, e.allowed))
         return out
 
     def _create_one(self, item, validate_only, version) -> Expect:
@@ -208,6 +222,11 @@ class Model:
             outcomes["name"] = (True, Errors.INVALID_TOPIC_EXCEPTION, "invalid name")
         if self._collides(name):
             outcomes["collision"] = (True, Errors.INVALID_TOPIC_EXCEPTION, "collides with an existing topic ('.' vs '_')")
+        # Existence before collision in both modes (CREATE_TOPICS_CHECKS): KRaft's
+        # validateNewTopicNames answers 17 for a name that collides, then createTopics
+        # overwrites the entry of every existing name with TOPIC_ALREADY_EXISTS (measured on
+        # 3.9.2, 4.1.0 and 4.4.0); ZooKeeper mode checked existence first on purpose
+        # (AdminZkClient.validateTopicCreate, KAFKA-4687).
         if name in self.topics:
             outcomes["exists"] = (True, Errors.TOPIC_ALREADY_EXISTS, "exists")
         if name in self.deleting and "CreateTopics" in DELETING_TOPIC_ANSWERS.now():
@@ -225,18 +244,29 @@ class Model:
         if rf > self.defaults.brokers:
             outcomes["brokers"] = (True, Errors.INVALID_REPLICATION_FACTOR,
                                    f"replication factor > {self.defaults.brokers} broker(s)")
-        elif rf == -1:         # default.replication.factor is broker config
-            outcomes["brokers"] = (False, Errors.INVALID_REPLICATION_FACTOR, "default replication factor")
+        elif rf == -1:         # default.replication.factor: certain where the broker showed it
+            default_rf = DEFAULT_REPLICATION.shown()
+            if default_rf is None:
+                outcomes["brokers"] = (False, Errors.INVALID_REPLICATION_FACTOR, "default replication factor")
+            elif default_rf > self.defaults.brokers:
+                outcomes["brokers"] = (True, Errors.INVALID_REPLICATION_FACTOR,
+                                       f"default.replication.factor={default_rf} > {self.defaults.brokers} broker(s)")
         codes, whys, refused = _walk(CREATE_TOPICS_CHECKS.now(), outcomes)
         if refused:
             return _e(key, codes, " or ".join(whys))
         codes.add(Errors.NONE)
         why = "valid" + (" (validate_only)" if validate_only else "")
 
+        answers_partitions = has_field(ApiKey.CreateTopics, version, "topics.num_partitions", RESPONSE)
+        answers_id = has_field(ApiKey.CreateTopics, version, "topics.topic_id", RESPONSE)
+
+        want = p if p > 0 else DEFAULT_PARTITIONS.shown()       # -1: the broker's num.partitions
+
         def verify(entry):
             got = entry.get("num_partitions", -1)
-            if version >= 5 and not validate_only and p > 0 and got != p:
-                return f"num_partitions {got} in the answer, {p} requested"
+            if answers_partitions and not validate_only and want is not None and got != want:
+                return (f"num_partitions {got} in the answer, {p} requested" if p > 0 else
+                        f"num_partitions {got} in the answer, the broker's num.partitions={want} for -1")
             return None
 
         def effect(entry):
@@ -245,18 +275,54 @@ class Model:
             t = Topic(None, {k: v for k, v in item["configs"]})
             if p > 0:
                 t.set_partitions(p)
-            elif version >= 5 and (entry.get("num_partitions") or 0) > 0:
+            elif answers_partitions and (entry.get("num_partitions") or 0) > 0:
                 t.set_partitions(entry["num_partitions"])
-            if version >= 7 and entry.get("topic_id") not in (None, ZERO_UUID):
+            elif want is not None:
+                t.set_partitions(want)
+            if answers_id and entry.get("topic_id") not in (None, ZERO_UUID):
                 t.topic_id = entry["topic_id"]
             self.topics[name] = t
             self.deleting.discard(name)
 
         return _e(key, codes, why, effect, verify)
 
+    def _earlier_collision(self, e: Expect, earlier: dict[str, list[tuple[str, frozenset]]]) -> Expect:
+        """A name that collides ('.' vs '_') with an earlier name of the same request is
+        refused as it would be in a request of its own after that one: INVALID_TOPIC_EXCEPTION.
+
+        Kafka's intent, not its KRaft code: ``validateNewTopicNames`` checks only topics
+        that existed before the request, so released Kafka creates both names (the known
+        deviation ``create-topics-colliding-names-in-one-request-both-created``). KAFKA-13743 ("Prevent
+        topics with conflicting metrics names from being created in KRaft mode") added the
+        check to keep such pairs from existing, as ZooKeeper mode did: there
+        ZkAdminManager.createTopics created each topic before validating the next
+        (AdminZkClient.validateTopicCreate reads every topic in the cluster). Certain
+        when the earlier name is certainly created; where it may be refused for another
+        reason, either verdict is allowed (ZooKeeper mode then created the later name; a
+        check made among the request's names would still refuse it)."""
+        name = e.key[1]
+        if e.allowed & {Errors.INVALID_TOPIC_EXCEPTION, Errors.TOPIC_ALREADY_EXISTS} or not _collision_chars(name):
+            return e
+        before = [(n, codes) for n, codes in earlier.get(unified(name), []) if n != name]
+        if not before:
+            return e
+        first = next((n for n, codes in before if codes == {Errors.NONE}), None)
+        why = f"collides with {first or before[0][0]} earlier in the same request ('.' vs '_')"
+        if first is not None and Errors.NONE in e.allowed:
+            return _e(e.key, Errors.INVALID_TOPIC_EXCEPTION, why)
+        return _e(e.key, e.allowed | {Errors.INVALID_TOPIC_EXCEPTION}, e.why + f", or refused: {why}",
+                  e.effect, e.verify)
+
     # -- DeleteTopics (ControllerApis.deleteTopics, ReplicationControlManager) -------------
     def delete_topics(self, items: list[dict], version: int) -> list[Expect]:
-        """items: {"name": n} or {"id": uuid}."""
+        """items: {"name": n} or {"id": uuid}. A broker that refuses every deletion
+        (``delete.topic.enable=false``) answers each item as sent with the refusal's code and
+        deletes nothing (``reference/broker_config.py`` DELETION_REFUSED)."""
+        refusal = DELETION_REFUSED.now()
+        if refusal is not None:
+            why = f"{DELETION_REFUSED.why()}: the request is refused"
+            return [_e(("name", i["name"]) if "name" in i else ("id", i["id"]), refusal.code_at(version), why)
+                    for i in items]
         names = _counts(i["name"] for i in items if "name" in i)
         ids = _counts(i["id"] for i in items if "id" in i)
         repeated = DELETE_TOPICS_REPEATED.now()
@@ -418,6 +484,7 @@ class Model:
         Keys a fresh topic lists show the default unless overridden; overridden keys show
         the override with config_source TOPIC_CONFIG; nothing else is listed."""
         d = self.defaults
+        sourced = has_field(ApiKey.DescribeConfigs, version, "results.configs.config_source", RESPONSE)
         expected = set(t.configs) | (set(d.configs) if d.configs_known else set())
         if keys is not None:
             expected &= set(keys)
@@ -438,13 +505,13 @@ class Model:
                         return f"{k}={got.get('value')!r}, which should contain {sorted(want.contains)} and lack {sorted(want.lacks)}"
                 elif got.get("value") != want:
                     return f"{k}={got.get('value')!r}, the model has the override {want!r}"
-                if version >= 1 and got.get("config_source") != ConfigSource.TOPIC_CONFIG:
+                if sourced and got.get("config_source") != ConfigSource.TOPIC_CONFIG:
                     return f"{k} has config_source {got.get('config_source')}, an override is TOPIC_CONFIG (1)"
             elif k in d.configs:
                 value, source = d.configs[k]
                 if got.get("value") != value:
                     return f"{k}={got.get('value')!r}, the default (a fresh topic's value) is {value!r}"
-                if version >= 1 and source is not None and got.get("config_source") != source:
+                if sourced and source is not None and got.get("config_source") != source:
                     return f"{k} has config_source {got.get('config_source')}, a fresh topic's is {source}"
         return None
 
@@ -544,7 +611,7 @@ class Model:
         indexes = sorted(p.get("partition_index") for p in parts)
         if indexes != list(range(len(parts))):
             return f"partition indexes {indexes}"
-        tid = entry.get("topic_id") if version >= 10 else None
+        tid = entry.get("topic_id") if has_field(ApiKey.Metadata, version, "topics.topic_id", RESPONSE) else None
         if tid not in (None, ZERO_UUID) and t.topic_id is not None and tid != t.topic_id:
             return f"topic_id {tid}, but the topic was created with id {t.topic_id}"
         return None
@@ -552,7 +619,7 @@ class Model:
     def learn_topic(self, t: Topic, entry: dict, version: int) -> None:
         if t.partitions is None:
             t.set_partitions(len(entry.get("partitions") or []))
-        tid = entry.get("topic_id") if version >= 10 else None
+        tid = entry.get("topic_id") if has_field(ApiKey.Metadata, version, "topics.topic_id", RESPONSE) else None
         if t.topic_id is None and tid not in (None, ZERO_UUID):
             t.topic_id = tid
 
@@ -595,6 +662,11 @@ def _malformed(key, twice: bool, keys: list[str], null_value: bool) -> Expect | 
     if null_value:
         return _e(key, Errors.INVALID_REQUEST, "null value")
     return None
+
+
+def _collision_chars(name: str) -> bool:
+    """Topic.hasCollisionChars: a '.' or '_' in the name."""
+    return "." in name or "_" in name
 
 
 def _counts(values) -> dict:

@@ -3,17 +3,14 @@ from __future__ import annotations
 
 import pytest
 
-from protocol import ApiKey
+from protocol import apis
 from protocol.codec import ADMIN_APIS, APIS
 
-#: Catalogue P1's admin APIs, in API-key order.
-ADMIN_KEYS = (ApiKey.Metadata, ApiKey.ApiVersions, ApiKey.CreateTopics, ApiKey.DeleteTopics,
-              ApiKey.DeleteRecords, ApiKey.DescribeConfigs, ApiKey.AlterConfigs, ApiKey.CreatePartitions,
-              ApiKey.IncrementalAlterConfigs)
+#: Catalogue P1's admin APIs, in API-key order (the declarations of role ADMIN, protocol/apis.py).
+ADMIN_KEYS = apis.keys(apis.Role.ADMIN)
 
-#: APIs whose requests create, delete or alter topics.
-MUTATING_KEYS = frozenset({ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.AlterConfigs,
-                           ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs})
+#: Admin APIs whose requests create, delete or alter topics (declared ``mutates``).
+MUTATING_KEYS = frozenset(apis.keys(apis.Role.ADMIN, mutating=True))
 
 
 def every_version(api_keys=ADMIN_KEYS):

@@ -50,7 +50,9 @@ unknown -> UNKNOWN_TOPIC_OR_PARTITION"):
   topic id (v10+). A describable unknown topic answers UNKNOWN_TOPIC_OR_PARTITION when the
   request does not ask for auto-creation (v4+, the suite says false); v0-v3 always ask
   for it, and with ``auto.create.topics.enable`` (Kafka's default) a principal without
-  CREATE gets TOPIC_AUTHORIZATION_FAILED for it (``unauthorizedForCreateTopics``).
+  CREATE gets TOPIC_AUTHORIZATION_FAILED for it (``unauthorizedForCreateTopics``); a
+  broker with auto-creation off answers UNKNOWN_TOPIC_OR_PARTITION there too
+  (``reference/broker_config.py`` METADATA_AUTO_CREATES).
 
 A ZooKeeper-mode broker (3.x, ``AclAuthorizer``) answers the same, except DeleteTopics of
 a describable missing topic: TOPIC_AUTHORIZATION_FAILED, as its ZooKeeper branch authorizes
@@ -75,13 +77,14 @@ from fixtures import acl
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect, expect_setup
 from fixtures.waiting import VISIBLE_S, eventually
-from protocol import AlterConfigOp, ApiKey, Errors
+from protocol import AlterConfigOp, ApiKey, Errors, schema_facts
 from protocol import requests as build
 from protocol.apis import SPECS
 from protocol.requests import AclOperation
 
 from .parametrize import MUTATING_KEYS, every_version
 from reference import error_codes as ec
+from reference.broker_config import METADATA_AUTO_CREATES
 from reference.kips import KIP_4_DELETE_TOPICS
 from reference.modes import DELETE_TOPICS_DESCRIBABLE_MISSING
 
@@ -91,13 +94,13 @@ SOURCE = (KIP_4_DELETE_TOPICS + " point 5 (no existence leak); " + KAFKA
           "authorizeAlterResource), core/src/main/scala/kafka/server/KafkaApis.scala (handleTopicMetadataRequest, "
           "handleDeleteRecordsRequest), core/src/main/scala/kafka/server/ConfigHelper.scala "
           "(handleDescribeConfigsRequest: DESCRIBE_CONFIGS)")
-APIS = (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
-        ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
-#: the ACL operation each API needs on the topic (Kafka's AclOperation)
+#: the ACL operation each API needs on the topic (Kafka's AclOperation), in API-key order
 NEEDS = {ApiKey.Metadata: AclOperation.DESCRIBE, ApiKey.CreateTopics: AclOperation.CREATE,
          ApiKey.DeleteTopics: AclOperation.DELETE, ApiKey.DeleteRecords: AclOperation.DELETE,
          ApiKey.DescribeConfigs: AclOperation.DESCRIBE_CONFIGS, ApiKey.AlterConfigs: AclOperation.ALTER_CONFIGS,
-         ApiKey.IncrementalAlterConfigs: AclOperation.ALTER_CONFIGS, ApiKey.CreatePartitions: AclOperation.ALTER}
+         ApiKey.CreatePartitions: AclOperation.ALTER, ApiKey.IncrementalAlterConfigs: AclOperation.ALTER_CONFIGS}
+#: the APIs A2 judges: those whose ACL need it knows
+APIS = tuple(NEEDS)
 ROLES = ("hidden-existing", "hidden-missing", "described-existing", "described-missing", "granted-missing")
 EXISTING = ("hidden-existing", "described-existing")
 DESCRIBED = ("described-existing", "described-missing")
@@ -113,7 +116,10 @@ def expected(api_key: int, version: int, role: str) -> Errors | None:
     if api_key == ApiKey.Metadata:
         if role == "described-existing":
             return Errors.NONE
-        return UNKNOWN if version >= 4 else TAF          # missing and describable; v0-v3 ask for auto-creation
+        # missing and describable; a version without allow_auto_topic_creation asks for
+        # auto-creation, which only a broker with auto.create.topics.enable=true attempts
+        asks = not schema_facts.has_field(api_key, version, "allow_auto_topic_creation")
+        return TAF if asks and METADATA_AUTO_CREATES.now() else UNKNOWN
     if role == "granted-missing":
         return Errors.NONE if api_key == ApiKey.CreateTopics else UNKNOWN
     if role == "described-missing" and api_key == ApiKey.DeleteTopics:
@@ -122,8 +128,7 @@ def expected(api_key: int, version: int, role: str) -> Errors | None:
 
 
 def has_validate_only(api_key: int, version: int) -> bool:
-    return (api_key in (ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs, ApiKey.CreatePartitions)
-            or (api_key == ApiKey.CreateTopics and version >= 1))
+    return schema_facts.defines(api_key, "validate_only") and schema_facts.has_field(api_key, version, "validate_only")
 
 
 def request(api_key: int, version: int, names: list[str], validate_only: bool = False) -> dict:
@@ -210,7 +215,7 @@ def test_a2_authorization_errors_do_not_reveal_whether_a_topic_exists(check, api
                                                         f"request {answers[1][1]}")
             if api_key == ApiKey.Metadata:
                 _every_topic_lists_only_describable(check, restricted, version, names)
-            if api_key == ApiKey.DeleteTopics and version >= 6:
+            if api_key == ApiKey.DeleteTopics and schema_facts.has_field(api_key, version, "topics.topic_id"):
                 _delete_by_id(check, admin, restricted, version, names)
             _untouched(admin, api_key, names)
 

@@ -8,7 +8,14 @@ What released Apache Kafka (4.x, KRaft) really sends decides what fails
   DescribeConfigs answers the empty string: ``ConfigHelperUtils.toDescribeConfigsResult``
   sets only the code, and a string field without ``"default": "null"`` starts as ``""``
   (``MessageDataGenerator.fieldDefault``); its schema says null, so both pass there.
-  Anything else on a success (a text, or ``""`` where Kafka sends null) **fails**.
+  FindCoordinator v0-v3 and UpdateFeatures' per-feature results (v0-v1) answer the success's
+  name, ``"NONE"`` (``FindCoordinatorResponse.prepareOldResponse``, ``QuorumController.
+  updateFeatures`` set ``error.message()``), as their code means to: it passes there too.
+  Anything else on a success (a text, or ``""`` where Kafka sends null) **fails**. The
+  other admin APIs (ACLs, quotas, SCRAM, groups, the cluster APIs, ...) follow
+  ``ERROR_MESSAGE``'s null-on-success, read per API from its handler; their top-level
+  ``error_message`` (a whole-request verdict: DescribeCluster, UnregisterBroker,
+  AlterPartitionReassignments, ...) is judged like a per-item one.
 * **Error.** Kafka does *not* always explain an error: whole-request failures (timeouts,
   deletion disabled) carry only the code, DescribeConfigs' unknown topic carries ``""``,
   CreatePartitions' unknown topic null. So a missing message (null or ``""``) **fails** only
@@ -20,7 +27,8 @@ What released Apache Kafka (4.x, KRaft) really sends decides what fails
   would leave bytes over, which the codec refuses).
 
 Driver: generated requests, realistic and error-provoking (``strategies/provoke.py``),
-per (API, version). Oracle: :func:`message_problems` on every result item. The hard part
+per (API, version). Oracle: :func:`message_problems` on the answer's own message and every
+result item's. The hard part
 of the oracle also screens every answer the suite's other checks receive
 (``fixtures/traffic.py``); these checks run last and fold those findings into their cell.
 """
@@ -30,14 +38,14 @@ import pytest
 
 from fixtures import traffic
 from fixtures.harness import Unsupported, expect
-from protocol import SPECS, ApiKey, Errors
+from protocol import SPECS, ApiKey, Errors, schema_facts
 from protocol.apis import results, spec
 from protocol.codec import APIS
 from protocol.errors import error_name
 from strategies import provoke as provoking
 
 from . import provoked_topics
-from .parametrize import MUTATING_KEYS, every_version
+from .parametrize import ADMIN_KEYS, MUTATING_KEYS, every_version
 from reference import error_codes as ec
 from reference.modes import DELETE_TOPICS_EXPLAINED
 
@@ -47,6 +55,7 @@ CCM, CCV = ec.CONFIGURATION_CONTROL, ec.CONTROLLER_CONFIG_VALIDATOR
 API_ERROR = "clients/src/main/java/org/apache/kafka/common/requests/ApiError.java"
 
 NULL, NULL_OR_EMPTY = frozenset({None}), frozenset({None, ""})
+_REQUESTS_ = "clients/src/main/java/org/apache/kafka/common/requests/"
 
 #: api -> (what a success may carry, source)
 ON_SUCCESS: dict[int, tuple[frozenset, str]] = {
@@ -70,6 +79,16 @@ ON_SUCCESS: dict[int, tuple[frozenset, str]] = {
     ApiKey.IncrementalAlterConfigs: (
         NULL, S(CA, "handleIncrementalAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
         + "; " + S(CAM, "reassembleIncrementalResponse new ApiError(code, errorMessage)")),
+    ApiKey.FindCoordinator: (
+        frozenset({None, "", "NONE"}),
+        S(_REQUESTS_ + "FindCoordinatorResponse.java", "prepareOldResponse (v0-v3) setErrorMessage(error.message()): "
+                                                       "Errors.NONE.message() is its name, \"NONE\"")
+        + "; v4+: the coordinator entry's ErrorMessage has no \"default\": \"null\", so a success carries \"\""),
+    ApiKey.UpdateFeatures: (
+        frozenset({None, "", "NONE"}),
+        S("metadata/src/main/java/org/apache/kafka/controller/QuorumController.java",
+          "updateFeatures: v0-v1 per-feature results setErrorMessage(result.error().message()): \"NONE\" on success")
+        + "; top-level: result.message() (null)"),
 }
 
 _CONFIG_ERRORS = {
@@ -165,13 +184,33 @@ SOURCE = ("catalogue P6; reference/error_codes.py ERROR_MESSAGE; "
           + S(API_ERROR, "fromThrowable: no message when it equals the code's default text")
           + "; " + S(ec.MSG + "*Response.json", "ErrorMessage versions/nullableVersions/default"))
 
-APIS_WITH_MESSAGES = (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
-                      ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
+#: The admin APIs whose responses have an error_message (top-level or per item) in some
+#: version, and DeleteRecords, whose versions must answer without one.
+APIS_WITH_MESSAGES = tuple(k for k in ADMIN_KEYS if schema_facts.message_paths(k) or k == ApiKey.DeleteRecords)
 
 
 def has_field(api_key: int, version: int) -> bool:
-    first = ec.ERROR_MESSAGE.get(api_key, (None,))[0]
-    return first is not None and version >= first
+    return any(schema_facts.has_field(api_key, version, p, schema_facts.RESPONSE)
+               for p in schema_facts.message_paths(api_key))
+
+
+def on_success(api_key: int) -> tuple[frozenset, str]:
+    """What a success may carry in error_message, and why: :data:`ON_SUCCESS` where it was
+    read for each API, else ``reference/error_codes.py`` ``ERROR_MESSAGE`` (null, or null or
+    "" where Kafka's generated default is the empty string)."""
+    if api_key in ON_SUCCESS:
+        return ON_SUCCESS[api_key]
+    null_on_success, note = ec.ERROR_MESSAGE[api_key][1:] if api_key in ec.ERROR_MESSAGE else (False, "")
+    return (NULL if null_on_success else NULL_OR_EMPTY), note
+
+
+def _sites(api_key: int, response: dict) -> list[tuple[str, dict]]:
+    """(where, entry) of every error_code the answer explains with an error_message: the
+    response itself (a whole-request verdict) and each per-item result."""
+    out = [("", response)] if "error_message" in response and "error_code" in response else []
+    if api_key in SPECS:
+        out += [(repr(item_name(api_key, e)), e) for e in results(api_key, response) if "error_message" in e]
+    return out
 
 
 def item_name(api_key: int, item: dict):
@@ -179,20 +218,22 @@ def item_name(api_key: int, item: dict):
     DeleteTopics entry without a name (DeleteRecords' partitions: None)."""
     if api_key == ApiKey.DeleteTopics and item.get("name") is None:
         return ("id", str(item.get("topic_id")))
-    return item.get(spec(api_key).item)
+    s = spec(api_key)
+    return item.get(s.item) if s.item in item else item.get(s.partition_item)
 
 
 def message_problems(api_key: int, version: int, response: dict) -> tuple[list[str], list[str]]:
-    """The oracle: (hard, soft) findings about the ``error_message`` of every result item."""
+    """The oracle: (hard, soft) findings about every error_message of the answer (its own,
+    its per-item results')."""
     hard, soft = [], []
     if not has_field(api_key, version):
         return hard, soft
     name = APIS[api_key].name
-    for item in results(api_key, response):
+    allowed, source = on_success(api_key)
+    for where, item in _sites(api_key, response):
         code, msg = item.get("error_code"), item.get("error_message")
-        who = f"{name} v{version} {item_name(api_key, item)!r}"
+        who = f"{name} v{version}" + (f" {where}" if where else "")
         if code == Errors.NONE:
-            allowed, source = ON_SUCCESS[api_key]
             if msg not in allowed:
                 what = '"" (the empty string)' if msg == "" else repr(msg)
                 hard.append(f"{who}: error_code 0 with error_message {what}; Kafka sends "
@@ -229,7 +270,7 @@ def _expect_messages(check, api_key: int, version: int, response: dict) -> None:
 
 @traffic.screen("P6")
 def _hard_problems(api_key, version, request, response):
-    return message_problems(api_key, version, response)[0] if api_key in ON_SUCCESS else []
+    return message_problems(api_key, version, response)[0] if api_key in APIS_WITH_MESSAGES else []
 
 
 @pytest.mark.prop("P6", source=SOURCE)
@@ -241,12 +282,13 @@ def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
     unexplained errors are soft findings. Versions without the field answer without one."""
     check.require(api_key, version)
     if not has_field(api_key, version):   # nothing to ask: P1 judges the decoding
-        raise Unsupported(f"{APIS[api_key].name} v{version} has no error_message field "
-                          f"(from v{ec.ERROR_MESSAGE.get(api_key, ('?',))[0]})")
+        first = schema_facts.first_message_version(api_key)
+        raise Unsupported(f"{APIS[api_key].name} v{version} has no error_message field"
+                          + (f" (from v{first})" if first is not None else ""))
     if api_key in MUTATING_KEYS:
         check.require_mutations()
     client = check.client()
-    existing = provoked_topics.existing_topics(check, api_key)
+    existing = provoked_topics.existing_topics(check, api_key) if provoked_topics.names_topics(api_key) else []
     soft: set[str] = set()
 
     def messages_as_kafka(value):

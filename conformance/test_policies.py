@@ -41,7 +41,7 @@ from hypothesis import strategies as st
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect
 from fixtures.waiting import VISIBLE_S, eventually
-from protocol import AlterConfigOp, ApiKey, Errors
+from protocol import AlterConfigOp, ApiKey, Errors, schema_facts
 from protocol import requests as build
 from protocol.apis import SPECS, items
 
@@ -90,15 +90,14 @@ def policy_saw(target, names: set[str]) -> list[dict]:
 
 
 def has_error_message(api_key: int, version: int) -> bool:
-    since = ec.ERROR_MESSAGE.get(api_key, (None,))[0]
-    return since is not None and version >= since
+    return schema_facts.item_has(api_key, version, "error_message")
 
 
 def _batch(api_key, version):
     kinds = st.sampled_from(KINDS[api_key])
     return st.fixed_dictionaries({
         "items": st.lists(kinds, min_size=1, max_size=4),
-        "validate_only": st.booleans() if api_key != ApiKey.CreateTopics or version >= 1 else st.just(False),
+        "validate_only": st.booleans() if schema_facts.has_field(api_key, version, "validate_only") else st.just(False),
         "partitions": st.integers(1, 3),
     })
 

@@ -24,11 +24,11 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.harness import expect
-from protocol import ApiKey, Errors
+from protocol import ApiKey, Errors, schema_facts
 from protocol.apis import spec
 
 from .parametrize import every_version
-from strategies.batches import VALIDATE_ONLY_SINCE, describe_item, mixed_batches
+from strategies.batches import VALIDATE_ONLY_APIS, describe_item, mixed_batches
 
 from .batch_model import (RELATIONAL_KINDS, World, asked, entries_by_name, items_for, observe, set_up,
                       settle, state_diff, verdicts)
@@ -38,8 +38,8 @@ RCM = "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlMana
 QC = "metadata/src/main/java/org/apache/kafka/controller/QuorumController.java"
 
 #: (api_key, version) for every schema version that has validate_only.
-VALIDATE_ONLY_VERSIONS = [p for p in every_version(tuple(VALIDATE_ONLY_SINCE))
-                          if p.values[1] >= VALIDATE_ONLY_SINCE[p.values[0]]]
+VALIDATE_ONLY_VERSIONS = [p for p in every_version(VALIDATE_ONLY_APIS)
+                          if schema_facts.has_field(p.values[0], p.values[1], "validate_only")]
 
 
 def _batch(items) -> str:
@@ -67,7 +67,7 @@ def test_v1_validate_only_leaves_topics_partitions_and_configs_as_they_were(chec
     sentinels: set[str] = set()
     # mappable on an external cluster: no invalid name that cannot carry the run prefix
     strategy = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor,
-                                                mappable=check.broker.external))
+                                                mappable=check.broker.external, avoid=check.avoided_shapes))
 
     def no_side_effects(items):
         world = World(check, "v1")
@@ -125,7 +125,7 @@ def _expect_same_verdicts(check, api_key, mine, theirs, their_step, what, fields
 def _shape(api_key, version, resp, names):
     """num_partitions / replication_factor of successful CreateTopics v5+ entries (the
     fields a validate_only answer fills like a real one; topic_id differs by design)."""
-    if api_key != ApiKey.CreateTopics or version < 5:
+    if not schema_facts.item_has(api_key, version, "num_partitions"):
         return [None] * len(names)
     by = entries_by_name(api_key, resp)
     out = []
@@ -148,7 +148,8 @@ def test_v2_validate_only_answers_each_item_as_the_executed_request_does(check, 
     same num_partitions / replication_factor for every success). Messages name the
     world's topics and topic ids are random, so neither is compared."""
     ctx = asked(check, api_key, version)
-    strategy = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True))
+    strategy = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True,
+                                                avoid=check.avoided_shapes))
 
     def same_verdicts(items):
         validated, executed = World(check, "va"), World(check, "vb")
@@ -160,7 +161,7 @@ def test_v2_validate_only_answers_each_item_as_the_executed_request_does(check, 
         rx = ctx.client.answered(api_key, version, body_x)
         _expect_same_verdicts(check, api_key, executed.names, validated.names, at_v,
                               "executed and validate_only", fields=("num_partitions", "replication_factor")
-                              if api_key == ApiKey.CreateTopics and version >= 5 else ())
+                              if schema_facts.item_has(api_key, version, "num_partitions") else ())
         vv, vx = verdicts(api_key, rv, validated.names), verdicts(api_key, rx, executed.names)
         sv, sx = _shape(api_key, version, rv, validated.names), _shape(api_key, version, rx, executed.names)
         diffs = [f"{describe_item(it)}: validate_only answered {list(a)}, executed {list(b)}"
@@ -189,7 +190,8 @@ def test_v3_each_item_of_a_batch_gets_the_verdict_it_gets_alone(check, api_key, 
     verdict of the others. Duplicated entries fail because of each other, so they are
     in the batches but not compared."""
     ctx = asked(check, api_key, version)
-    batches = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True))
+    batches = mixed_batches(api_key, items_for(api_key, version, check.prefix, ctx.rf_floor, mappable=True,
+                                               avoid=check.avoided_shapes))
 
     def independent(args):
         items, validate_only = args

@@ -18,8 +18,9 @@ Only what both versions can say is sent (KIP-464's -1 defaults from v4, validate
 CreateTopics v1, topics by name, never by id), and only fields both responses have are
 compared ("modulo fields the older version lacks"). Names Kafka rejects are built inside the
 run prefix (an illegal character, 250 characters), so a broker that wrongly creates them does
-not leak into the other side. When the observing API cannot be asked (not advertised, or no
-answer), the end state is left out and the row says so.
+not leak into the other side. When the observing API is not advertised, the end state is
+left out and the row (``unsupported``) says so; an observation the broker answers wrongly
+or not at all fails the row.
 
 Sources: catalogue P4; the message schemas' version notes (each "Version N is the same as
 version N-1" or adds only the fields named) in apache/kafka
@@ -104,10 +105,13 @@ def _describe(key) -> str:
 # -- observing state -------------------------------------------------------------------
 
 def _observed(fn):
-    """Run an observation; an API the broker cannot answer makes the state unobservable."""
+    """Run an observation; an API the broker does not advertise makes the state unobservable
+    (the evidence: its ApiVersions). A broker that was asked and answered wrongly (a
+    malformed answer, an error for a topic the side created, no answer) fails the
+    property like any other Violation: it is never "unobservable"."""
     try:
         return fn()
-    except (Violation, Unsupported) as exc:
+    except Unsupported as exc:
         return (UNOBSERVABLE, str(exc).split("\n")[0][:160])
 
 

@@ -1,7 +1,8 @@
 """P5 as Kafka ships it: error codes that a request version older than the code never gets,
 provoked on brokers configured to return them (KIP-201's downgrade rule; catalogue P5).
 
-* ``kafka:VERSION,preset=nodelete`` (``delete.topic.enable=false``): DeleteTopics answers
+* ``delete.topic.enable=false`` (``kafka:VERSION,preset=nodelete``, or any cluster whose
+  broker shows that setting, ``reference/broker_config.py``): DeleteTopics answers
   TOPIC_DELETION_DISABLED (73) from v3 and INVALID_REQUEST (42) below, for every requested
   topic, and deletes nothing. apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala
   deleteTopics (``if (!config.deleteTopicEnable) { if (apiVersion < 3) InvalidRequestException
@@ -19,7 +20,11 @@ provoked on brokers configured to return them (KIP-201's downgrade rule; catalog
   admitted. A KRaft broker before 3.5 enforces no mutation quota at all
   (reference/release_lines.py ``MUTATION_QUOTA_ENFORCED``, KAFKA-14351): unsupported.
 
-On every other broker these rows are ``unsupported``: they need a broker configured so.
+On every other broker these rows are ``unsupported``: they need a broker configured so. On
+``preset=quota`` the suite set the quota itself: CreateTopics that never answer 89 while
+DescribeClientQuotas shows the quota and more partitions went through than the bucket
+holds fail the row; a quota that is gone or requests too slow to empty the bucket are a
+set-up ``error`` saying so, never ``unsupported``.
 """
 from __future__ import annotations
 
@@ -29,7 +34,8 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, expect
+from fixtures.harness import Counterexample, SetupFailed, Unsupported, Violation, expect
+from fixtures.targets.kafka import QUOTA_RATE
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from protocol.apis import items
@@ -38,14 +44,26 @@ from .parametrize import every_version
 from protocol.codec import APIS
 from reference.release_lines import MUTATION_QUOTA_ENFORCED
 from reference import error_codes as ec
+from reference.broker_config import DELETION_REFUSED
 
 CAPIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
 QUOTA_CLIENT_ID = "kac-quota"
 #: KIP-599: the first version of each API that answers THROTTLING_QUOTA_EXCEEDED (strict quota):
 #: CreateTopics 6, DeleteTopics 5, CreatePartitions 3 (reference/error_codes.py RULES)
 STRICT_SINCE = {r.api_key: r.since_version for r in ec.RULES if r.error_code == Errors.THROTTLING_QUOTA_EXCEEDED}
-#: one-partition strict CreateTopics requests sent to empty the bucket, at most
-DRAIN_TRIES = 60
+#: Kafka's quota window: ``quota.window.num`` (11) samples of ``quota.window.size.seconds``
+#: (1): the bucket holds 11 x rate partitions and refills at the rate
+#: (apache/kafka core/src/main/scala/kafka/server/ControllerMutationQuotaManager.scala, ClientQuotaManagerConfig)
+BURST_SECONDS = 11
+#: One-partition strict CreateTopics are sent to empty the bucket until one answers 89, or
+#: until MARGIN x the partitions the quota admits in the time taken went through (a broker
+#: that does not enforce it), at most DRAIN_MAX requests in DRAIN_S seconds.
+MARGIN, DRAIN_MAX, DRAIN_S = 1.25, 200, 90.0
+
+
+def admitted(seconds: float) -> float:
+    """The partitions a quota of QUOTA_RATE admits in ``seconds`` from a full bucket."""
+    return QUOTA_RATE * (BURST_SECONDS + seconds) + 1
 
 
 def _profile(check, name: str) -> None:
@@ -63,9 +81,12 @@ def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below
     v3) and still exists afterwards on every broker."""
     check.require(api_key, version)
     check.require_mutations()
-    _profile(check, "nodelete")
+    refusal = DELETION_REFUSED.now()
+    if refusal is None:
+        raise Unsupported(f"needs a broker with delete.topic.enable=false (kafka:VERSION,preset=nodelete, or a "
+                          f"cluster so configured); this one has {DELETION_REFUSED.why()}")
     admin = Admin(check)
-    want = Errors.TOPIC_DELETION_DISABLED if version >= 3 else Errors.INVALID_REQUEST
+    want = refusal.code_at(version)        # TOPIC_DELETION_DISABLED, INVALID_REQUEST below v3
 
     def refused(n):
         names = [check.topic("p5-nodelete") for _ in range(n)]
@@ -75,12 +96,42 @@ def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below
         got = {r.get("name"): r["error_code"] for r in items(api_key, resp)}
         wrong = [f"{n}: {got.get(n)} {ec.ERRORS.get(got.get(n), 'no entry')}" for n in names if got.get(n) != want]
         expect(not wrong, f"DeleteTopics v{version} with deletion disabled: {'; '.join(wrong)}; Kafka answers "
-                          f"{want} {want.name} at this version")
+                          f"{int(want)} {want.name} at this version")
         time.sleep(0.2)
         gone = [n for n in names for a in admin.everywhere() if a.topic(n).error_code != Errors.NONE]
         expect(not gone, f"DeleteTopics v{version} answered {want} but {sorted(set(gone))} were deleted")
 
     check.given(st.integers(1, 3), refused)
+
+
+def _quota_shown(admin: Admin) -> list:
+    """The quota DescribeClientQuotas shows for the suite's quota client id (the set-up's
+    evidence that the broker holds it), as the broker answers it."""
+    resp = admin.client.answered(ApiKey.DescribeClientQuotas, 0, {"components": [
+        {"entity_type": "client-id", "match_type": 0, "match": QUOTA_CLIENT_ID}], "strict": False})
+    return [v for e in resp.get("entries") or [] for v in e.get("values") or []
+            if v.get("key") == "controller_mutation_rate"]
+
+
+def _never_throttled(admin: Admin, version: int, sent: int, seconds: float):
+    """``sent`` strict CreateTopics went through without 89. With the quota shown and MARGIN
+    x more partitions created than the bucket admits in that time, the broker does not
+    enforce the quota it holds: a fail. Otherwise there is no verdict: an ``error`` saying why."""
+    shown = _quota_shown(admin)
+    if not shown:
+        raise SetupFailed(f"{sent} CreateTopics v{version} by {QUOTA_CLIENT_ID} were never throttled, and "
+                          f"DescribeClientQuotas shows no controller_mutation_rate for it: the quota the target "
+                          "set is gone")
+    allowed = admitted(seconds)
+    if sent < MARGIN * allowed:
+        raise SetupFailed(f"{sent} one-partition CreateTopics v{version} took {seconds:.1f}s, too close to the "
+                          f"{allowed:.0f} partitions a quota of {QUOTA_RATE:g}/s admits in that time: too slow "
+                          "to tell whether the quota is enforced")
+    raise Violation(f"{sent} one-partition CreateTopics v{version} by client id {QUOTA_CLIENT_ID} in "
+                    f"{seconds:.1f}s were all admitted, none answered 89 THROTTLING_QUOTA_EXCEEDED, though "
+                    f"DescribeClientQuotas shows its controller_mutation_rate {shown[0].get('value')} "
+                    f"(at most {allowed:.0f} partitions in that time; KIP-599's strict quota from CreateTopics "
+                    f"v{STRICT_SINCE[ApiKey.CreateTopics]})")
 
 
 def _quota_request(api_key, version, names, partitions) -> dict:
@@ -115,15 +166,30 @@ def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_t
     if v < STRICT_SINCE[ApiKey.CreateTopics]:
         raise Unsupported(f"emptying the quota needs CreateTopics v6+ (THROTTLING_QUOTA_EXCEEDED); broker has v{v}")
 
+    never: dict = {}     # a drain that was never throttled: its verdict, kept for the check
+
     def drain() -> int:
         """One-partition strict CreateTopics until one answers 89: the bucket is then below
-        zero by at most one partition. Returns the throttle it reported."""
-        for _ in range(DRAIN_TRIES):
+        zero by at most one partition. Returns the throttle it reported. A drain that was
+        never throttled decides the check (a fail, or a set-up error): later examples and
+        hypothesis's shrinking do not send a drain of their own each."""
+        if never:
+            raise never["verdict"]
+        t0, sent = time.monotonic(), 0
+        while sent < DRAIN_MAX and time.monotonic() - t0 < DRAIN_S:
             body = _quota_request(ApiKey.CreateTopics, v, [check.topic("p5-drain")], 1)
             resp = drainer.answered(ApiKey.CreateTopics, v, body)
+            sent += 1
             if any(t["error_code"] == Errors.THROTTLING_QUOTA_EXCEEDED for t in resp["topics"]):
                 return resp.get("throttle_time_ms", 0)
-        raise Unsupported(f"{DRAIN_TRIES} topics created without THROTTLING_QUOTA_EXCEEDED: the quota is not enforced")
+            if sent >= MARGIN * admitted(time.monotonic() - t0):
+                break
+        try:
+            _never_throttled(admin, v, sent, time.monotonic() - t0)
+        except Violation as verdict:
+            never.update(verdict=verdict, example=Counterexample(None, list(check.steps),
+                                                                expect=list(check.expectations)))
+            raise
 
     def over_quota(n):
         names = [check.topic("p5-quota") for _ in range(n)]
@@ -150,4 +216,9 @@ def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_t
                 expect(throttle > 0, f"v{version} admitted a request over the quota with throttle_time_ms={throttle}; "
                                      "Kafka reports the throttle")
 
-    check.given(st.integers(1, 2), over_quota, max_examples=min(3, check.session.max_examples))
+    try:
+        check.given(st.integers(1, 2), over_quota, max_examples=min(3, check.session.max_examples))
+    except Violation:
+        if never:           # the drain's own requests, not an example that re-raised its verdict
+            check.set_counterexample(never["example"])
+        raise

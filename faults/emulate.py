@@ -25,7 +25,7 @@ KIP's delayed deletion is not emulated).
 from __future__ import annotations
 
 from reference import partition_deletion as pd
-from protocol import requests
+from protocol import requests, schema_facts
 from protocol.apis import ApiKey, items
 from protocol.errors import Errors
 from .mutants.mutant import Mutant, Reply, mutant
@@ -135,7 +135,7 @@ class PartitionDeletion(Mutant):
         if not any(a["api_key"] == self.key for a in keys):
             keys.append({"api_key": self.key, "min_version": pd.VERSION, "max_version": pd.VERSION})
         out = {**body, "api_keys": keys}
-        if seen.api_version >= 3:
+        if schema_facts.has_field(ApiKey.ApiVersions, seen.api_version, "supported_features", schema_facts.RESPONSE):
             features = [f for f in body.get("supported_features") or [] if f["name"] != pd.FEATURE]
             out["supported_features"] = features + [
                 {"name": pd.FEATURE, "min_version": pd.FEATURE_LEVEL, "max_version": pd.FEATURE_LEVEL}]

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Optional
 
-from protocol import ApiKey, Errors
+from protocol import ApiKey, Errors, schema_facts
 
 # --------------------------------------------------------------------------------------
 # Source locations (apache/kafka paths)
@@ -62,8 +62,8 @@ def _src(path: str, what: str) -> str:
 
 
 # --------------------------------------------------------------------------------------
-# API keys and the versions released Kafka 4.x accepts (validVersions of the 4.x schemas;
-# versions below the minimum were removed in 4.0 by KIP-896 and close the connection).
+# The admin APIs the tables below are keyed by (names, valid versions and fields: the
+# declarations in protocol/apis.py and their schemas, protocol/schema_facts.py).
 # --------------------------------------------------------------------------------------
 METADATA = ApiKey.Metadata
 API_VERSIONS = ApiKey.ApiVersions
@@ -74,34 +74,6 @@ DESCRIBE_CONFIGS = ApiKey.DescribeConfigs
 ALTER_CONFIGS = ApiKey.AlterConfigs
 CREATE_PARTITIONS = ApiKey.CreatePartitions
 INCREMENTAL_ALTER_CONFIGS = ApiKey.IncrementalAlterConfigs
-
-API_NAMES = {
-    METADATA: "Metadata",
-    API_VERSIONS: "ApiVersions",
-    CREATE_TOPICS: "CreateTopics",
-    DELETE_TOPICS: "DeleteTopics",
-    DELETE_RECORDS: "DeleteRecords",
-    DESCRIBE_CONFIGS: "DescribeConfigs",
-    ALTER_CONFIGS: "AlterConfigs",
-    CREATE_PARTITIONS: "CreatePartitions",
-    INCREMENTAL_ALTER_CONFIGS: "IncrementalAlterConfigs",
-}
-
-# (min, max) request versions of released Kafka 4.x, with the schema that says so.
-VALID_VERSIONS_4X: dict[int, tuple[int, int, str]] = {
-    METADATA: (0, 13, _src(MSG + "MetadataRequest.json", 'validVersions "0-13"')),
-    API_VERSIONS: (0, 4, _src(MSG + "ApiVersionsRequest.json", 'validVersions "0-4"')),
-    CREATE_TOPICS: (2, 7, _src(MSG + "CreateTopicsRequest.json",
-                               'validVersions "2-7" ("Versions 0-1 were removed in Apache Kafka 4.0")')),
-    DELETE_TOPICS: (1, 6, _src(MSG + "DeleteTopicsRequest.json",
-                               'validVersions "1-6" ("Version 0 was removed in Apache Kafka 4.0")')),
-    DELETE_RECORDS: (0, 2, _src(MSG + "DeleteRecordsRequest.json", 'validVersions "0-2"')),
-    DESCRIBE_CONFIGS: (1, 4, _src(MSG + "DescribeConfigsRequest.json",
-                                  'validVersions "1-4" ("Version 0 was removed in Apache Kafka 4.0")')),
-    ALTER_CONFIGS: (0, 2, _src(MSG + "AlterConfigsRequest.json", 'validVersions "0-2"')),
-    CREATE_PARTITIONS: (0, 3, _src(MSG + "CreatePartitionsRequest.json", 'validVersions "0-3"')),
-    INCREMENTAL_ALTER_CONFIGS: (0, 1, _src(MSG + "IncrementalAlterConfigsRequest.json", 'validVersions "0-1"')),
-}
 
 
 @dataclass(frozen=True)
@@ -192,6 +164,12 @@ RULES: list[ErrorRule] = [
         note="partition-level error when the leader has no endpoint on the request's listener.",
     ),
     ErrorRule(
+        API_VERSIONS, Errors.REBOOTSTRAP_REQUIRED, 5, "forbidden",
+        _src(MSG + "ApiVersionsRequest.json", '"Version 5 introduces ClusterId and NodeId checking and '
+                                              'REBOOTSTRAP_REQUIRED error (KIP-1242)"'),
+        scope="request", note="only a v5+ request carries the cluster id and node id that are checked",
+    ),
+    ErrorRule(
         METADATA, Errors.REPLICA_NOT_AVAILABLE, 0, "n/a",
         _src(KAFKA_APIS, "handleTopicMetadataRequest: errorUnavailableEndpoints = requestVersion == 0"),
         scope="partition",
@@ -211,6 +189,10 @@ _BATCH_TOO_LARGE = _src(EVENT_EXCEPTION_INFO, 'BoundedListTooLongException -> Po
                         '"Unable to perform excessively large batch operation.") (more than '
                         'QuorumController.MAX_RECORDS_PER_USER_OP = 10000 records)')
 _NPE_FAILOVER = _src(EVENT_EXCEPTION_INFO, "catch-all -> UnknownServerException + controller failover")
+#: What any API the broker handles or forwards may answer (the family modules' rows cite them).
+HANDLE_ERROR = _src(KAFKA_APIS, "handle: an unexpected exception -> requestHelper.handleError (UNKNOWN_SERVER_ERROR)")
+FORWARD_TIMEOUT = _src(FORWARDING_MANAGER, "ForwardingResponseHandler.onTimeout -> REQUEST_TIMED_OUT")
+NOT_CONTROLLER_RETRIED = _src(EVENT_EXCEPTION_INFO, "NotLeaderException -> NOT_CONTROLLER (the forwarding broker retries)")
 
 ANY_VERSION: dict[int, dict[int, str]] = {
     CREATE_TOPICS: {
@@ -330,10 +312,10 @@ ANY_VERSION: dict[int, dict[int, str]] = {
 # --------------------------------------------------------------------------------------
 # error_message fields
 # --------------------------------------------------------------------------------------
-# api_key -> (first version with error_message or None, null_on_success (False: Kafka sends ""), note with sources)
-ERROR_MESSAGE: dict[int, tuple[Optional[int], bool, str]] = {
+# api_key -> (null_on_success (False: Kafka sends ""), note with sources)
+_ERROR_MESSAGE_KAFKA: dict[int, tuple[bool, str]] = {
     CREATE_TOPICS: (
-        1, True,
+        True,
         _src(MSG + "CreateTopicsResponse.json", 'ErrorMessage "versions": "1+" ("or null if there was no error")')
         + "; success: " + _src(REPLICATION_CONTROL, "createTopic setErrorMessage(null)")
         + "; whole-request errors (timeout, ...): " + _src("clients/src/main/java/org/apache/kafka/common/requests/CreateTopicsRequest.java",
@@ -341,15 +323,15 @@ ERROR_MESSAGE: dict[int, tuple[Optional[int], bool, str]] = {
         + ". All 4.x versions (2-7) carry it.",
     ),
     DELETE_TOPICS: (
-        5, True,
+        True,
         _src(MSG + "DeleteTopicsResponse.json", 'ErrorMessage "versions": "5+", "default": "null"')
         + "; success: " + _src(CONTROLLER_APIS, "deleteTopics appendResponse(..., ApiError.NONE) (message null)")
         + "; NOT always set on error: " + _src("clients/src/main/java/org/apache/kafka/common/requests/DeleteTopicsRequest.java",
                                               "getErrorResponse sets only setErrorCode (REQUEST_TIMED_OUT, TOPIC_DELETION_DISABLED -> message null)"),
     ),
-    DELETE_RECORDS: (None, True, _src(MSG + "DeleteRecordsResponse.json", "no ErrorMessage field in any version")),
+    DELETE_RECORDS: (True, _src(MSG + "DeleteRecordsResponse.json", "no ErrorMessage field in any version")),
     DESCRIBE_CONFIGS: (
-        0, False,
+        False,
         _src(MSG + "DescribeConfigsResponse.json", 'ErrorMessage "versions": "0+", "nullableVersions": "0+" (no "default": '
              'the generated field starts as "")')
         + "; success sends \"\", not null: " + _src("server/src/main/java/org/apache/kafka/server/ConfigHelperUtils.java",
@@ -359,23 +341,41 @@ ERROR_MESSAGE: dict[int, tuple[Optional[int], bool, str]] = {
         + "; NOT set (so \"\") for UNKNOWN_TOPIC_OR_PARTITION: " + _src(CONFIG_HELPER, "describeConfigs setErrorCode(UNKNOWN_TOPIC_OR_PARTITION) only"),
     ),
     ALTER_CONFIGS: (
-        0, True,
+        True,
         _src(MSG + "AlterConfigsResponse.json", 'ErrorMessage "versions": "0+" ("or null if there was no error")')
         + "; success: ApiError.NONE message null (" + _src(CONFIG_ADMIN_MANAGER, "reassembleLegacyResponse setErrorMessage(err.message())") + ")",
     ),
     CREATE_PARTITIONS: (
-        0, True,
+        True,
         _src(MSG + "CreatePartitionsResponse.json", 'ErrorMessage "versions": "0+", "default": "null"')
         + "; NOT always set on error: " + _src(REPLICATION_CONTROL, "createPartitions: new UnknownTopicOrPartitionException() -> message null")
         + "; " + _src(CONTROLLER_APIS, "createPartitions: TOPIC_AUTHORIZATION_FAILED without message"),
     ),
     INCREMENTAL_ALTER_CONFIGS: (
-        0, True,
+        True,
         _src(MSG + "IncrementalAlterConfigsResponse.json", 'ErrorMessage "versions": "0+" ("or null if there was no error")')
         + "; success: " + _src(CONFIG_ADMIN_MANAGER, "reassembleIncrementalResponse setErrorMessage(err.message()) (ApiError.NONE -> null)"),
     ),
-    METADATA: (None, True, _src(MSG + "MetadataResponse.json", "no ErrorMessage field (v13 adds only a top-level ErrorCode)")),
+    METADATA: (True, _src(MSG + "MetadataResponse.json", "no ErrorMessage field (v13 adds only a top-level ErrorCode)")),
 }
+
+# --------------------------------------------------------------------------------------
+# The other admin APIs' rows, by family (one module each, merged here: these tables are the
+# only ones): ACLs, quotas, SCRAM, delegation tokens; the cluster APIs; groups and transactions.
+# --------------------------------------------------------------------------------------
+from . import error_codes_cluster, error_codes_groups, error_codes_security  # noqa: E402
+
+for _family in (error_codes_security, error_codes_cluster, error_codes_groups):
+    _twice = set(_family.ANY_VERSION) & set(ANY_VERSION)
+    assert not _twice, f"{_family.__name__} restates {_twice}"
+    ANY_VERSION.update(_family.ANY_VERSION)
+    RULES.extend(_family.RULES)
+    _ERROR_MESSAGE_KAFKA.update(_family.ERROR_MESSAGE_KAFKA)
+
+#: api_key -> (first version whose response carries error_message, top-level or per item, or
+#: None: read from the response schema; null_on_success; note with sources).
+ERROR_MESSAGE: dict[int, tuple[Optional[int], bool, str]] = {
+    api: (schema_facts.first_message_version(api), *kafka) for api, kafka in _ERROR_MESSAGE_KAFKA.items()}
 
 # --------------------------------------------------------------------------------------
 # All Kafka error codes: ``protocol.errors.Errors`` (Errors.java), as a code -> name table.
@@ -418,6 +418,21 @@ def forbidden_codes(api_key: int, version: int) -> frozenset[int]:
                      if r.api_key == api_key and version < r.since_version)
 
 
+def may_answer(api_key: int, error_code: int, version: int) -> bool:
+    """Whether an item of ``api_key`` may carry ``error_code`` at ``version`` (``allowed_codes``)."""
+    return int(error_code) in allowed_codes(api_key, version)
+
+
+def answered_as(api_key: int, error_code: int, version: int) -> Optional[int]:
+    """What Kafka answers at ``version`` where a newer version answers ``error_code``: the code
+    itself from its first version on, its downgrade below (``RULES``), None where nothing
+    stands in for it (``below="forbidden"``)."""
+    for r in RULES:
+        if r.api_key == api_key and r.error_code == error_code and version < r.since_version:
+            return None if r.downgraded_to is None else int(r.downgraded_to)
+    return int(error_code)
+
+
 def downgrade_of(api_key: int, error_code: int, version: int) -> Optional[int]:
     """What Kafka answers instead of ``error_code`` at ``version``, or None if nothing changes."""
     for r in RULES:
@@ -447,6 +462,10 @@ API_VERSIONS_CODES: dict[int, str] = {
     Errors.INVALID_REQUEST:
         _src(CONTROLLER_APIS, " !apiVersionRequest.isValid -> getErrorResponse(INVALID_REQUEST); ")
         + _src(_API_VERSIONS_REQUEST, " isValid (client software name/version pattern, v3+)"),
+    Errors.REBOOTSTRAP_REQUIRED:
+        _src(MSG + "ApiVersionsRequest.json", " Version 5 introduces ClusterId and NodeId checking and "
+                                              "REBOOTSTRAP_REQUIRED error (KIP-1242): a cluster id or node id that is "
+                                              "not this broker's"),
     Errors.UNKNOWN_SERVER_ERROR: _src(KAFKA_APIS, " handle -> handleError (any API)"),
 }
 

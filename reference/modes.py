@@ -89,8 +89,9 @@ DELETE_TOPICS_EXPLAINED = by_mode(
 
 #: The order in which CreateTopics checks one topic: it answers the code of the first check
 #: the topic fails. KRaft (ReplicationControlManager.createTopics / createTopic): the name
-#: (INVALID_TOPIC_EXCEPTION), a collision with an existing name, existence
-#: (TOPIC_ALREADY_EXISTS), the configs (INVALID_CONFIG), an assignment next to counts
+#: (INVALID_TOPIC_EXCEPTION), existence (TOPIC_ALREADY_EXISTS: createTopics overwrites the
+#: answer of validateNewTopicNames for every existing name), a collision with an existing
+#: name, the configs (INVALID_CONFIG), an assignment next to counts
 #: (INVALID_REQUEST), the replication factor, the partition count, more replicas than
 #: brokers. ZooKeeper mode (ZkAdminManager.createTopics): existence in the metadata cache,
 #: null config values, an assignment next to counts, then AdminUtils.assignReplicasToBrokers
@@ -98,7 +99,7 @@ DELETE_TOPICS_EXPLAINED = by_mode(
 #: name, a topic still being deleted, a collision, the configs).
 CREATE_TOPICS_CHECKS = by_mode(
     "the order of CreateTopics' checks of one topic",
-    ("name", "collision", "exists", "config", "assignment", "replication_factor", "partitions", "brokers"),
+    ("name", "exists", "collision", "config", "assignment", "replication_factor", "partitions", "brokers"),
     ("exists", "null_config", "assignment", "partitions", "replication_factor", "brokers", "name", "deleting",
      "collision", "config"),
     f"{RCM} createTopics (validateNewTopicNames, existence), createTopic (configs, assignment, "

@@ -1,9 +1,12 @@
-"""Pure-Python reading of local run folders: the latest outcome of every cell (for the gate).
+"""Pure-Python reading of local run folders: the latest state of every cell (for the gate).
 
 Same rules as the Spark job: lines are validated with row_schema.check_line, malformed ones
-are counted with file and line; within a run the most severe row decides a cell (the
-latest among equals, row_schema.SEVERITY); across runs the latest run's verdict stands,
-ordered by run start (the manifest's started_at, else the run's first row).
+are counted with file and line; within a run a cell's state is what its rows say together
+(row_schema.cell_state: pass only when every test of it was asked and passed, ``partial``
+when some were not asked) and its most severe row stands for it (the latest among equals,
+row_schema.SEVERITY); across runs the latest run's state stands, ordered by run start (the
+manifest's started_at, else the run's first row). A cell keeps its failing rows, so that it
+is *known* only when every one of them is a reviewed known deviation (reports/known.py).
 """
 from __future__ import annotations
 
@@ -32,16 +35,51 @@ class Cell:
     broker_impl: str | None = None
     broker_version: str | None = None
     counterexample: object = field(default=None, repr=False)
-
-    def row(self) -> dict:
-        """The fields a known-deviation entry matches on (reports/known.py)."""
-        return {"broker_impl": self.broker_impl, "broker_version": self.broker_version,
-                "property": self.property, "api_key": self.api_key, "api_version": self.api_version,
-                "message": self.message, "counterexample": self.counterexample}
+    counts: dict = field(default_factory=dict)      # row outcome -> rows of the cell in its run
+    failing: list = field(default_factory=list)     # its fail and error rows (the fields known.py reads)
 
     @property
     def key(self) -> tuple:
         return (self.broker, self.api_key, self.api_version, self.property)
+
+    @property
+    def asked(self) -> int:
+        """Rows of the cell that got a verdict (pass or fail)."""
+        return int(self.counts.get("pass", 0)) + int(self.counts.get("fail", 0))
+
+    @property
+    def tests(self) -> int:
+        return sum(int(n) for n in self.counts.values())
+
+    def known(self, entries) -> bool:
+        """Every failing row of the cell is a known deviation (and it has one)."""
+        return bool(self.failing) and all(any(e.matches(r) for e in entries) for r in self.failing)
+
+    @property
+    def tellable(self) -> bool:
+        """Its failing rows can be told apart across runs: each names its check (rows written
+        before the suite wrote ``check`` cannot be: their messages name each run's topics)."""
+        return self.failing is not None and all(r.get("check") for r in self.failing)
+
+    def new_failures(self, entries, before: "Cell | None") -> list[dict]:
+        """Failing rows no entry matches whose check did not fail in ``before`` (the
+        baseline's cell); none when the two cannot be told apart (rows without ``check``)."""
+        if before is not None and not before.tellable:
+            return []
+        had = {r["check"] for r in (before.failing if before is not None else [])}
+        return [r for r in self.failing
+                if r.get("check") and r["check"] not in had and not any(e.matches(r) for e in entries)]
+
+    def shown(self) -> str:
+        """The state as a reader sees it: ``partial (6 of 7 tests asked)``."""
+        if self.outcome == "partial":
+            return f"partial ({self.asked} of {self.tests} tests asked)"
+        return self.outcome
+
+
+#: The fields of a failing row a cell keeps (known.py matches on them, the gate names them).
+FAILING_FIELDS = ("broker", "broker_impl", "broker_version", "property", "api_key", "api_version", "outcome",
+                  "message", "counterexample", "check", "test", "row_id")
 
 
 @dataclass
@@ -111,9 +149,10 @@ def run_files(args) -> list[str]:
 
 
 def read_run(results: str, malformed: list) -> tuple | None:
-    """One run -> (run_start, run_id, results, {cell key: the Cell deciding it in the run});
-    None if it has no valid row. Malformed lines are appended to ``malformed``."""
-    mine, first = {}, None
+    """One run -> (run_start, run_id, results, {cell key: the Cell in the run: its state, the
+    row explaining it, its counts and failing rows}); None if it has no valid row.
+    Malformed lines are appended to ``malformed``."""
+    mine, counts, failing, first = {}, {}, {}, None
     for row in valid_rows(results, malformed):
         t = row_schema.parse_time(row["started_at"])
         first = t if first is None or t < first else first
@@ -121,10 +160,17 @@ def read_run(results: str, malformed: list) -> tuple | None:
                  row["outcome"], row["run_id"], row["row_id"], results, row.get("message"),
                  (row_schema.severity(row["outcome"]), t, row["row_id"]), row.get("broker_impl"),
                  row.get("broker_version"), row.get("counterexample"))
+        n = counts.setdefault(c.key, {})
+        n[row["outcome"]] = n.get(row["outcome"], 0) + 1
+        if row["outcome"] in ("fail", "error"):
+            failing.setdefault(c.key, []).append({k: row.get(k) for k in FAILING_FIELDS})
         if c.key not in mine or c.order > mine[c.key].order:
             mine[c.key] = c
     if not mine:
         return None
+    for key, c in mine.items():
+        c.counts, c.failing = counts[key], failing.get(key, [])
+        c.outcome = row_schema.cell_state(c.counts)
     return (_manifest_start(results) or first, next(iter(mine.values())).run_id, results, mine)
 
 

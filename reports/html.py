@@ -12,10 +12,10 @@ import re
 from collections import defaultdict
 from html import escape
 
-from .row_schema import OUTCOMES, broker_mode
+from .row_schema import CELL_STATES, OUTCOMES, broker_mode
 
 GROUPS = "PVDRCTSK"
-MARK = {"pass": "✓", "fail": "✗", "error": "!", "unsupported": "–", "skip": "·"}
+MARK = {"pass": "✓", "partial": "◐", "fail": "✗", "error": "!", "unsupported": "–", "skip": "·"}
 
 CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
@@ -28,7 +28,8 @@ th{background:#f0f0f0;position:sticky;top:0}
 table.heat td{padding:0;text-align:center}table.heat th.api{white-space:nowrap}
 .cell{display:block;width:100%;min-width:30px;height:24px;border:0;font:inherit;cursor:default}
 button.cell.o-fail{cursor:pointer;text-decoration:underline}
-.o-pass{background:#a5d6a7}.o-fail{background:#ef9a9a;font-weight:bold}.o-error{background:#ffcc80}
+.o-pass{background:#a5d6a7}.o-partial{background:#dcedc8;color:#33691e}
+.o-fail{background:#ef9a9a;font-weight:bold}.o-error{background:#ffcc80}
 .o-unsupported{background:#cfd8dc;color:#555}.o-skip{background:#f5f5f5;color:#999}
 .none{background:repeating-linear-gradient(45deg,#fff,#fff 3px,#f3f3f3 3px,#f3f3f3 6px)}
 .legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid #ccc}
@@ -97,10 +98,18 @@ def _e(x) -> str:
     return "" if x is None else escape(str(x))
 
 
+def state_text(r: dict) -> str:
+    """The cell's latest state as a reader sees it: ``partial (6 of 7 tests asked)``."""
+    o = r["latest_outcome"]
+    if o == "partial" and r.get("latest_tests"):
+        return f"partial ({r.get('latest_asked')} of {r['latest_tests']} tests asked)"
+    return o
+
+
 def _tip(r: dict) -> str:
     counts = ", ".join(f"{o} {r.get('n_' + o, 0)}" for o in OUTCOMES if r.get("n_" + o))
-    tip = f"{api_label(r)} v{r.get('api_version')} {r['property']}: latest {r['latest_outcome']} " \
-          f"(run {r.get('latest_run_id')}); {counts}"
+    tip = f"{api_label(r)} v{r.get('api_version')} {r['property']}: latest {state_text(r)} " \
+          f"(run {r.get('latest_run_id')}); rows over all runs: {counts}"
     if r.get("last_change_run_id"):
         tip += f"; last changed in run {r['last_change_run_id']} ({r.get('last_change_run_start')}, " \
                f"from {r.get('last_change_from')})"
@@ -200,7 +209,8 @@ def scores_table(brokers: list[str], scores: list[dict]) -> str:
             width = 0 if s.get("score") is None else round(100 * s["score"])
             out.append(f'<td class="score" data-broker="{_e(b)}" data-api="{_e(s.get("api_key"))}" '
                        f'data-score="{_e(s.get("score"))}" title="{s["passing"]} of {s["applicable"]} applicable '
-                       f'cells pass; {s["cells"]} cells ({s["n_unsupported"]} unsupported, {s["n_error"]} error, '
+                       f'cells pass ({s.get("n_partial", 0)} of them partial); {s["cells"]} cells '
+                       f'({s["n_unsupported"]} unsupported, {s["n_error"]} error, '
                        f'{s["n_skip"]} skip)">{pct(s.get("score"))} <span class="muted">'
                        f'({s["passing"]}/{s["applicable"]})</span><div class="bar"><i style="width:{width}%">'
                        f"</i></div></td>")
@@ -231,7 +241,8 @@ def compare_table(brokers: list[str], matrix: list[dict]) -> str:
                 out.append('<td class="none muted">not run</td>')
             else:
                 o = r["latest_outcome"]
-                out.append(f'<td class="o-{o}" {_attrs(r)} data-outcome="{o}" title="{_e(_tip(r))}">{o}</td>')
+                out.append(f'<td class="o-{o}" {_attrs(r)} data-outcome="{o}" title="{_e(_tip(r))}">'
+                           f'{_e(state_text(r))}</td>')
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)
@@ -354,12 +365,15 @@ def page(d: dict) -> str:
     body += [f'<a href="#broker-{slug(b)}">{_e(b)}</a>' for b in brokers]
     body.append('<a href="#changes-sec">Regressions &amp; fixes</a><a href="#flaky-sec">Flaky</a>'
                 '<a href="#runs-sec">Runs</a><a href="#malformed-sec">Malformed</a></nav><main>')
-    body.append('<p class="legend">' + "".join(f'<span class="o-{o}">{MARK[o]} {o}</span>' for o in OUTCOMES)
-                + '<span class="none">not run</span></p>')
+    body.append('<p class="legend">' + "".join(f'<span class="o-{o}">{MARK[o]} {o}</span>' for o in CELL_STATES)
+                + '<span class="none">not run</span></p>'
+                '<p class="muted">A cell (broker, API, version, property) is pass only when every test of it '
+                'was asked and passed; partial when some of its tests were not asked (unsupported, skip) and '
+                'the others passed (hover it for the count); fail when any test failed.</p>')
     body.append('<section id="scores-sec"><h2>Scores</h2><p>Score = share of applicable cells whose latest '
-                'outcome is pass; a cell is applicable when its latest outcome is pass or fail '
-                '(unsupported, error and skip cells are not scored).</p>' + scores_table(brokers, d["scores"])
-                + "</section>")
+                'state is pass or partial (every test asked passed); a cell is applicable when its latest '
+                'state is pass, partial or fail (unsupported, error and skip cells are not scored).</p>'
+                + scores_table(brokers, d["scores"]) + "</section>")
     body.append(history_section(d.get("history") or [], brokers))
     body.append('<section id="compare-sec"><h2>Broker comparison</h2>' + compare_table(brokers, matrix)
                 + _more("matrix", len(matrix), totals) + "</section>")

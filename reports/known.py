@@ -6,20 +6,22 @@
 Where a released Kafka does not do what its own code and documentation say, the suite's
 row stays ``fail`` with the evidence; it is never bent into a pass. The reviewed list of
 such deviations (``reference/kafka_known_deviations.json``, one entry per
-defect: property, API, versions, the Kafka releases it was seen on, what Kafka does, why
-it is a defect and not a suite bug, the raw request) lets CI and the gate accept exactly
-those rows and nothing else.
+defect: its request shape, its one dedicated check, API, versions, the Kafka releases it was
+seen on, what Kafka does, why it is a defect and not a suite bug, the raw request) lets CI
+and the gate accept exactly those rows and nothing else.
 
-A ``fail`` or ``error`` row is *known* when an entry has its ``broker_impl``, lists its
-``property`` in ``properties``, has ``api_key`` and an ``api_versions`` list holding the
-version of the request the row's counterexample ends with (S1 rows are about a whole
-sequence: the request decides), lists the row's release line (``X.Y`` of
-``broker_version``) in ``releases`` for a KRaft broker or in ``zk_releases`` for a
-ZooKeeper-mode one (``mode=zk`` in the row's ``broker`` spec), and both regexes match: ``message_regex`` the row's
-message, ``request_regex`` the last request of that API in the counterexample, written as
-JSON with sorted keys (so an entry names the request shape, e.g. a resource named twice,
-not just a symptom such as a timeout). Exit 0 when every fail/error row is known;
-1 when one is not (each is listed); 2 on bad input. Pure Python: no Spark needed.
+A row is *known* when it is a ``fail`` row (an ``error`` is no finding) and the entry
+matches its whole shape: ``broker_impl``; the row's release line (``X.Y`` of
+``broker_version``) in ``releases`` (and its mode in ``modes``, when the entry lists
+modes: ``zk`` for ``mode=zk`` in the broker spec, else ``kraft``); ``property``; ``test``, the entry's
+dedicated check (the row's ``check``, else ``counterexample.test``, names it; an entry
+whose ``test`` carries parameters, ``test_x[kind=...]``, names the row's ``check``); ``api_key``
+and the row's version in ``api_versions``; ``message_regex`` matching the **whole**
+message (anchored: a row whose message holds a second finding is not matched); and
+``request_regex`` the last request of that API in the counterexample, written as JSON with
+sorted keys (so an entry names the request shape, e.g. a resource named twice, not just a
+symptom such as a timeout). Exit 0 when every fail/error row is known; 1 when one is not
+(each is listed); 2 on bad input. Pure Python: no Spark needed.
 """
 from __future__ import annotations
 
@@ -36,43 +38,73 @@ from .cli import ReportError, run
 
 DEFAULT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
                        "reference", "kafka_known_deviations.json")
-FORMAT = "kafka-admin-conformance/known-deviations/1"
-REQUIRED = ("id", "broker_impl", "properties", "api_key", "api_versions", "releases", "message_regex",
-            "request_regex", "kafka_does", "why_a_defect", "evidence", "request_hex")
+FORMAT = "kafka-admin-conformance/known-deviations/2"
+REQUIRED = ("id", "broker_impl", "property", "test", "shape", "api_key", "api_versions", "releases",
+            "message_regex", "request_regex", "kafka_does", "conforming_answer", "why_a_defect", "evidence",
+            "request_hex")
 
 
 @dataclass(frozen=True)
 class Known:
     id: str
     broker_impl: str
-    properties: tuple
+    property: str
+    test: str
     api_key: int
     api_versions: tuple
     releases: tuple
-    zk_releases: tuple
+    modes: tuple | None
     message_regex: re.Pattern
     request_regex: re.Pattern
     doc: dict
 
     def matches(self, row: dict) -> bool:
-        if not (row.get("broker_impl") == self.broker_impl and row.get("property") in self.properties
-                and release_line(row.get("broker_version")) in (
-                    self.zk_releases if row_schema.broker_mode(row.get("broker")) == "zk" else self.releases)
-                and self.message_regex.search(row.get("message") or "")):
+        if not (row.get("outcome", "fail") == "fail" and row.get("broker_impl") == self.broker_impl
+                and row.get("property") == self.property and self.names_check_of(row)
+                and row.get("api_key") == self.api_key and row.get("api_version") in self.api_versions
+                and release_line(row.get("broker_version")) in self.releases
+                and (self.modes is None or row_schema.broker_mode(row.get("broker")) in self.modes)
+                and self.message_regex.fullmatch(row.get("message") or "")):
             return False
         step = last_request(row, self.api_key)
         return (step is not None and step.get("api_version") in self.api_versions
                 and bool(self.request_regex.search(json.dumps(step.get("request"), sort_keys=True))))
 
+    def names_check_of(self, row: dict) -> bool:
+        """The entry's ``test`` names the row's check: the test function, or the function and
+        its parameters (``test_c4_...[kind=unknown operation]``) for one kind of a
+        parametrised test."""
+        if "[" in self.test:
+            return row.get("check") == self.test
+        return check_function(row) == self.test
 
-def last_request(row: dict, api_key: int) -> dict | None:
-    """The last request of ``api_key`` in the row's counterexample."""
+
+def check_function(row: dict) -> str | None:
+    """The test function of the row's check: from ``check`` (``test_x[kind=...]``), else
+    the counterexample's ``test``, else the pytest node id."""
+    check = row.get("check")
+    if isinstance(check, str) and check:
+        return check.split("[", 1)[0]
+    ce = _counterexample(row)
+    if isinstance(ce, dict) and ce.get("test"):
+        return ce["test"]
+    node = row.get("test")
+    return node.rsplit("::", 1)[-1].split("[", 1)[0] if isinstance(node, str) and node else None
+
+
+def _counterexample(row: dict):
     ce = row.get("counterexample")
     if isinstance(ce, str):
         try:
             ce = json.loads(ce)
         except ValueError:
             return None
+    return ce
+
+
+def last_request(row: dict, api_key: int) -> dict | None:
+    """The last request of ``api_key`` in the row's counterexample."""
+    ce = _counterexample(row)
     steps = ce.get("steps") if isinstance(ce, dict) else None
     return next((s for s in reversed(steps or []) if isinstance(s, dict) and s.get("api_key") == api_key), None)
 
@@ -101,9 +133,9 @@ def read(path: str = DEFAULT) -> list[Known]:
             rx = [re.compile(e[k]) for k in ("message_regex", "request_regex")]
         except re.error as err:
             raise ReportError(f"{path}: entry {e['id']}: a regex does not compile: {err}") from None
-        out.append(Known(e["id"], e["broker_impl"], tuple(e["properties"]), e["api_key"],
-                         tuple(e["api_versions"]), tuple(e["releases"]), tuple(e.get("zk_releases") or ()),
-                         *rx, e))
+        out.append(Known(e["id"], e["broker_impl"], e["property"], e["test"], e["api_key"],
+                         tuple(e["api_versions"]), tuple(e["releases"]),
+                         tuple(e["modes"]) if e.get("modes") else None, *rx, e))
     return out
 
 

@@ -89,10 +89,10 @@ def markdown(ranges: dict, outcomes: dict, runs: list[str]) -> str:
             out.append(f"| {prop} | {ADMIN.get(api, api)} | {'-' if v is None else v} | "
                        + " | ".join(seen[r] for r in ran) + " |")
         out.append("")
-    totals = {r: {o: sum(1 for x in outcomes[r].values() if x == o) for o in row_schema.OUTCOMES} for r in ran}
-    out += ["## Cells per outcome", "", "| release | " + " | ".join(row_schema.OUTCOMES) + " |",
-            "|---|" + "---|" * len(row_schema.OUTCOMES)]
-    out += [f"| {r} | " + " | ".join(str(totals[r][o]) for o in row_schema.OUTCOMES) + " |" for r in ran]
+    states = row_schema.CELL_STATES
+    totals = {r: {o: sum(1 for x in outcomes[r].values() if x == o) for o in states} for r in ran}
+    out += ["## Cells per state", "", "| release | " + " | ".join(states) + " |", "|---|" + "---|" * len(states)]
+    out += [f"| {r} | " + " | ".join(str(totals[r][o]) for o in states) + " |" for r in ran]
     out += ["", f"From {len(runs)} run folder(s)."]
     return "\n".join(out) + "\n"
 

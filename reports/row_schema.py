@@ -12,14 +12,36 @@ import re
 OUTCOMES = ("pass", "fail", "error", "unsupported", "skip")
 
 # A run may hold several rows for one cell (several tests check one property at one API
-# version). The cell's outcome in that run is its most severe row's: any failing check
-# fails the cell, an undecided one leaves it undecided; among rows of equal severity the
-# latest stands for the cell (its counterexample, message and replay).
-SEVERITY = ("skip", "unsupported", "pass", "error", "fail")  # least to most severe
+# version). The cell's *state* in that run says what its rows say together (cell_state):
+# any failing row fails the cell, an erring one leaves it undecided, and it passes only
+# when every one of its tests was asked and passed; a cell some of whose tests were not
+# asked (unsupported, skip) while the others passed is ``partial``. The row that explains
+# the state stands for the cell (its message, counterexample and replay): the most severe
+# row, the latest among equals, where a test not asked is more severe than a pass.
+SEVERITY = ("pass", "skip", "unsupported", "error", "fail")  # least to most severe
+#: A cell's states, in the order of the dashboard's legend.
+CELL_STATES = ("pass", "partial", "fail", "error", "unsupported", "skip")
+#: States whose asked tests all passed (the score counts them as passing).
+PASSING = ("pass", "partial")
 
 
 def severity(outcome: str) -> int:
     return SEVERITY.index(outcome)
+
+
+def cell_state(counts: dict) -> str:
+    """A cell's state from its rows' outcome counts (``{"pass": 3, "skip": 1, ...}``):
+    fail > error > partial (some passed, some not asked) > pass (every test asked and
+    passed) > unsupported > skip. The Spark tables compute the same (reports/tables.py
+    ``state``)."""
+    n = {o: int(counts.get(o) or 0) for o in OUTCOMES}
+    if n["fail"]:
+        return "fail"
+    if n["error"]:
+        return "error"
+    if n["pass"]:
+        return "partial" if n["unsupported"] or n["skip"] else "pass"
+    return "unsupported" if n["unsupported"] else "skip"
 
 # (name, kind, nullable). kind: int | str | float | object (a JSON object kept as text).
 FIELDS = (
@@ -43,8 +65,11 @@ FIELDS = (
 )
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
 #: Every field of a row the suite writes, in its order: FIELDS, then ``test`` (the pytest
-#: node id; not validated, readers ignore it).
-ROW_FIELDS = FIELD_NAMES + ("test",)
+#: node id) and ``check`` (what tells the row's check apart from the other checks of its
+#: cell, whatever the broker: the test function and its parameters beyond the cell, e.g.
+#: ``test_c4_...[kind=unknown key]``). Neither is validated; the gate and the known-deviation
+#: checker read ``check`` (reports/cells.py), Spark ignores both.
+ROW_FIELDS = FIELD_NAMES + ("test", "check")
 REQUIRED = tuple(name for name, _, nullable in FIELDS if not nullable)
 CORRUPT = "_corrupt_record"
 

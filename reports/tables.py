@@ -1,7 +1,10 @@
 """The report tables as DataFrame transformations (no actions here; aggregate.py runs them).
 
 A *cell* is (broker, api_key, api_version, property); a *build* is (broker, broker_impl,
-broker_version). "Latest" orders rows by run start, then started_at, then row_id.
+broker_version). "Latest" orders rows by run start, then started_at, then row_id. A cell's
+*state* in a run is what its rows say together (row_schema.cell_state): ``pass`` only when
+every test of it was asked and passed, ``partial`` when some were not asked and the others
+passed, else fail, error, unsupported or skip.
 """
 from __future__ import annotations
 
@@ -9,11 +12,13 @@ from pyspark.sql import Column, DataFrame, Window
 from pyspark.sql import functions as F
 
 from .load import RESULTS, decoded, shown
-from .row_schema import OUTCOMES, SEVERITY
+from .row_schema import CELL_STATES, OUTCOMES, PASSING, SEVERITY
 
 CELL = ["broker", "api_key", "api_version", "property"]
 BUILD = ["broker_impl", "broker_version"]
 COUNTS = [f"n_{o}" for o in OUTCOMES]
+#: Cells per state (scores, history).
+STATE_COUNTS = [f"n_{s}" for s in CELL_STATES]
 
 
 def _count(outcome: str, col: str = "outcome") -> Column:
@@ -35,14 +40,23 @@ def replay(broker: Column, results: Column, row_id: Column) -> Column:
                     shell_quote(F.concat(results, F.lit(":"), row_id.cast("string"))))
 
 
+def state() -> Column:
+    """row_schema.cell_state as a Column over the outcome counts ``n_pass`` ... ``n_skip``."""
+    n = {o: F.col(f"n_{o}") for o in OUTCOMES}
+    return (F.when(n["fail"] > 0, "fail").when(n["error"] > 0, "error")
+            .when(n["pass"] > 0, F.when(n["unsupported"] + n["skip"] > 0, "partial").otherwise("pass"))
+            .when(n["unsupported"] > 0, "unsupported").otherwise("skip"))
+
+
 def line_groups(rows: DataFrame) -> DataFrame:
     """The one aggregation over every parsed line (load.read_rows); everything else reads
     its output, which is small: one row per (file, cell, build) of valid lines (a cell's
     verdict in one run), and one row per malformed line (``bad_mid`` set, else null).
 
-    Each group keeps what the later tables need: line count, outcome counts, ``last`` (the
-    row deciding the cell in the run: the most severe (row_schema.SEVERITY), the latest among
-    equals), the first started_ts and the largest run_id (runs)."""
+    Each group keeps what the later tables need: line count, outcome counts, ``state`` (the
+    cell's state in the run), ``last`` (the row explaining it: the most severe
+    (row_schema.SEVERITY), the latest among equals), the first started_ts and the largest
+    run_id (runs)."""
     ok = ~F.col("bad")
     last = F.when(ok, F.struct(_severity(F.col("outcome")).alias("severity"), "started_ts", "row_id", "outcome",
                                 "message", "counterexample", "source"))
@@ -50,7 +64,8 @@ def line_groups(rows: DataFrame) -> DataFrame:
     return rows.groupBy("file", F.when(~ok, F.col("mid")).alias("bad_mid"), *CELL, *BUILD).agg(
         F.count("*").alias("n"), F.max(F.when(ok, F.col("api_name"))).alias("api_name"),
         *[_count(o) for o in OUTCOMES], F.max(last).alias("last"),
-        F.min(F.when(ok, F.col("started_ts"))).alias("first_ts"), F.max(F.when(ok, F.col("run_id"))).alias("run_id"))
+        F.min(F.when(ok, F.col("started_ts"))).alias("first_ts"), F.max(F.when(ok, F.col("run_id"))).alias("run_id")
+    ).withColumn("state", F.when(F.col("bad_mid").isNull(), state()))
 
 
 def runs(files: DataFrame, groups: DataFrame, manifests: DataFrame) -> DataFrame:
@@ -94,18 +109,20 @@ def run_cells(groups: DataFrame, runs_df: DataFrame) -> DataFrame:
 
 
 def matrix(cells: DataFrame) -> DataFrame:
-    """broker x api x version x property -> row outcome counts, latest outcome (the
-    deciding row of the latest run), first failing run."""
+    """broker x api x version x property -> row outcome counts, latest outcome (the cell's
+    state in the latest run, with its tests and how many were asked, and the row explaining
+    it), first failing run."""
     latest = F.struct("run_start", "run_id", F.col("last.started_ts").alias("started_ts"),
-                      F.col("last.row_id").alias("row_id"), F.col("last.outcome").alias("outcome"),
+                      F.col("last.row_id").alias("row_id"), F.col("state").alias("outcome"),
                       F.col("last.message").alias("message"), F.col("last.counterexample").alias("counterexample"),
-                      F.col("last.source").alias("source"), "file", *BUILD)
+                      F.col("last.source").alias("source"), "file", *BUILD, F.col("n").alias("tests"),
+                      (F.col("n_pass") + F.col("n_fail")).alias("asked"))
     first_fail = F.when(F.col("n_fail") > 0, F.struct("run_start", "run_id"))
-    # last change: the latest run whose outcome differs from the cell's previous run's
+    # last change: the latest run whose state differs from the cell's previous run's
     by_run = Window.partitionBy(*CELL).orderBy("run_start", "run_id", "file")
-    prev = F.lag("last.outcome").over(by_run)
+    prev = F.lag("state").over(by_run)
     cells = cells.withColumn("_prev", prev)
-    change = F.when(F.col("_prev").isNotNull() & (F.col("_prev") != F.col("last.outcome")),
+    change = F.when(F.col("_prev").isNotNull() & (F.col("_prev") != F.col("state")),
                     F.struct("run_start", "run_id", F.col("_prev").alias("from_outcome")))
     m = cells.groupBy(*CELL).agg(
         F.max("api_name").alias("api_name"), F.sum("n").alias("rows"), *_sums(),
@@ -113,7 +130,8 @@ def matrix(cells: DataFrame) -> DataFrame:
         F.max(change).alias("lc"))
     return m.select(
         *CELL, "api_name", "rows", *COUNTS, "runs",
-        F.col("l.outcome").alias("latest_outcome"), F.col("l.run_id").alias("latest_run_id"),
+        F.col("l.outcome").alias("latest_outcome"), F.col("l.tests").alias("latest_tests"),
+        F.col("l.asked").alias("latest_asked"), F.col("l.run_id").alias("latest_run_id"),
         F.col("l.run_start").alias("latest_run_start"), F.col("l.started_ts").alias("latest_started_at"),
         F.col("l.row_id").alias("latest_row_id"), F.col("l.message").alias("latest_message"),
         F.col("l.counterexample").alias("latest_counterexample"), F.col("l.source").alias("latest_source"),
@@ -124,17 +142,24 @@ def matrix(cells: DataFrame) -> DataFrame:
         F.col("lc.from_outcome").alias("last_change_from"))
 
 
+APPLICABLE = PASSING + ("fail",)
+
+
+def _passing(c: Column) -> Column:
+    return F.sum(F.when(c.isin(*PASSING), 1).otherwise(0)).alias("passing")
+
+
 def history(cells: DataFrame) -> DataFrame:
-    """Per broker and run: the run's score (its cells' outcomes in that run, scored as the
-    latest outcomes are: passing / pass-or-fail), with the build the run tested."""
-    o = F.col("last.outcome")
+    """Per broker and run: the run's score (its cells' states in that run, scored as the
+    latest states are: pass-or-partial / pass-partial-or-fail), with the build the run tested."""
+    o = F.col("state")
     h = cells.groupBy("broker", "file", "run_id", "run_start").agg(
         F.max("broker_impl").alias("broker_impl"), F.max("broker_version").alias("broker_version"),
-        F.count("*").alias("cells"), F.sum(F.when(o.isin("pass", "fail"), 1).otherwise(0)).alias("applicable"),
-        *[_count(x, "last.outcome") for x in OUTCOMES])
+        F.count("*").alias("cells"), F.sum(F.when(o.isin(*APPLICABLE), 1).otherwise(0)).alias("applicable"),
+        _passing(o), *[_count(x, "state") for x in CELL_STATES])
     return h.select("broker", "run_id", "run_start", "broker_impl", "broker_version", "cells", "applicable",
-                    F.col("n_pass").alias("passing"), *COUNTS,
-                    F.when(F.col("applicable") > 0, F.col("n_pass") / F.col("applicable")).alias("score"),
+                    "passing", *STATE_COUNTS,
+                    F.when(F.col("applicable") > 0, F.col("passing") / F.col("applicable")).alias("score"),
                     shown(decoded(F.col("file"))).alias("results"))
 
 
@@ -151,19 +176,20 @@ def failures(m: DataFrame) -> DataFrame:
 
 
 def scores(m: DataFrame) -> DataFrame:
-    """Per broker, per API and overall: share of applicable cells passing.
+    """Per broker, per API and overall: share of applicable cells whose asked tests all passed.
 
-    Applicable = the cell's latest outcome is pass or fail (error, unsupported and skip
-    cells are counted but left out of the score)."""
+    Applicable = the cell's latest state is pass, partial or fail; passing = pass or
+    partial (every test asked passed; ``n_partial`` says how many cells had tests not
+    asked). Error, unsupported and skip cells are counted but left out of the score."""
     o = F.col("latest_outcome")
     aggs = [F.count("*").alias("cells"),
-            F.sum(F.when(o.isin("pass", "fail"), 1).otherwise(0)).alias("applicable"),
-            *[_count(x, "latest_outcome") for x in OUTCOMES]]
+            F.sum(F.when(o.isin(*APPLICABLE), 1).otherwise(0)).alias("applicable"),
+            _passing(o), *[_count(x, "latest_outcome") for x in CELL_STATES]]
 
     def finish(df: DataFrame, scope: str) -> DataFrame:
         return df.select("broker", F.lit(scope).alias("scope"), "api_key", "api_name", "cells", "applicable",
-                         F.col("n_pass").alias("passing"), *COUNTS,
-                         F.when(F.col("applicable") > 0, F.col("n_pass") / F.col("applicable")).alias("score"))
+                         "passing", *STATE_COUNTS,
+                         F.when(F.col("applicable") > 0, F.col("passing") / F.col("applicable")).alias("score"))
 
     per_api = m.groupBy("broker", "api_key").agg(F.max("api_name").alias("api_name"), *aggs)
     overall = m.groupBy("broker").agg(*aggs).select(
@@ -172,25 +198,26 @@ def scores(m: DataFrame) -> DataFrame:
 
 
 def changes(cells: DataFrame, runs_df: DataFrame) -> DataFrame:
-    """Regressions (pass -> fail) and fixes (fail -> pass) between consecutive runs of a broker.
+    """Regressions (pass or partial -> fail) and fixes (fail -> pass or partial) between
+    consecutive runs of a broker.
 
     Consecutive = adjacent in the broker's runs ordered by run start; a cell compares its
     outcome in run N-1 with its outcome in run N (both runs must have it). Each cell's runs
     are read in order once (a window), not joined with themselves; the broker's runs are
     numbered from the runs table (one row per run folder, listing its brokers)."""
     per_run = cells.groupBy("broker", "file", "run_id", "run_start", "api_key", "api_version", "property").agg(
-        F.max("api_name").alias("api_name"), F.max("last").alias("last"))
+        F.max("api_name").alias("api_name"), F.max("last").alias("last"), F.max("state").alias("state"))
     order = Window.partitionBy("broker").orderBy("run_start", "run_id", "file")
     seq = (runs_df.select(F.explode("brokers").alias("broker"), "file", "run_id", "run_start")
            .select("broker", "file", F.row_number().over(order).alias("seq")))
     by_cell = Window.partitionBy("broker", "api_key", "api_version", "property").orderBy("seq")
     prev = lambda c: F.lag(c).over(by_cell)  # noqa: E731
     runs = per_run.join(F.broadcast(seq), ["broker", "file"]).select(
-        "*", prev("seq").alias("p_seq"), prev("last.outcome").alias("was"), prev("run_id").alias("from_run_id"),
+        "*", prev("seq").alias("p_seq"), prev("state").alias("was"), prev("run_id").alias("from_run_id"),
         prev("run_start").alias("from_run_start"))
-    was, now = F.col("was"), F.col("last.outcome")
+    was, now = F.col("was"), F.col("state")
     flips = runs.where((F.col("p_seq") == F.col("seq") - 1)
-                       & (((was == "pass") & (now == "fail")) | ((was == "fail") & (now == "pass"))))
+                       & ((was.isin(*PASSING) & (now == "fail")) | ((was == "fail") & now.isin(*PASSING))))
     results = shown(decoded(F.col("file")))
     return flips.select(
         F.when(now == "fail", "regression").otherwise("fix").alias("kind"),
@@ -202,16 +229,16 @@ def changes(cells: DataFrame, runs_df: DataFrame) -> DataFrame:
 
 
 def flaky(cells: DataFrame) -> DataFrame:
-    """Cells that passed in one run and failed in another of the same broker build
-    (broker, impl, version). Several checks of one cell disagreeing within a run is not
-    flakiness: that run's outcome is fail (run_cells)."""
-    outcome = F.col("last.outcome")
-    when_run = lambda o: F.max(F.when(outcome == o, F.struct("run_start", "run_id")))  # noqa: E731
+    """Cells that passed (pass or partial) in one run and failed in another of the same
+    broker build (broker, impl, version). Several checks of one cell disagreeing within a
+    run is not flakiness: that run's state is fail (run_cells)."""
+    st = F.col("state")
+    when_run = lambda c: F.max(F.when(c, F.struct("run_start", "run_id")))  # noqa: E731
     f = cells.groupBy("broker", *BUILD, "api_key", "api_version", "property").agg(
         F.max("api_name").alias("api_name"), F.sum("n").alias("rows"), *_sums(),
-        F.count("*").alias("runs"), _count("pass", "last.outcome").alias("runs_pass"),
-        _count("fail", "last.outcome").alias("runs_fail"),
-        when_run("pass").alias("lp"), when_run("fail").alias("lf"))
+        F.count("*").alias("runs"), F.sum(F.when(st.isin(*PASSING), 1).otherwise(0)).alias("runs_pass"),
+        _count("fail", "state").alias("runs_fail"),
+        when_run(st.isin(*PASSING)).alias("lp"), when_run(st == "fail").alias("lf"))
     return f.where((F.col("runs_pass") > 0) & (F.col("runs_fail") > 0)).select(
         "broker", *BUILD, "api_key", "api_name", "api_version", "property", "rows", *COUNTS, "runs",
         "runs_pass", "runs_fail",

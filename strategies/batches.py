@@ -24,7 +24,9 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from protocol import requests
+from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from protocol.apis import AlterConfigOp, ApiKey
+from reference.known_deviations import ALTER_CONFIGS_RESOURCE_TWICE
 
 from . import domain
 
@@ -40,25 +42,30 @@ SET, DELETE, APPEND, SUBTRACT = (int(op) for op in (AlterConfigOp.SET, AlterConf
 @dataclass(frozen=True)
 class Params:
     """What item strategies depend on: the request's version, the run's prefix, the first
-    replication factor the cluster certainly refuses, and whether names must carry a
+    replication factor the cluster certainly refuses, whether names must carry a
     world's prefix (``mappable``: leaves out "", ".", "..", which name the same
-    (non-)topic in every world)."""
+    (non-)topic in every world), and the request shapes of known deviations of the broker
+    under check to leave out (``avoid``, reference.known_deviations.avoided_shapes)."""
     version: int = 0
     prefix: str = ""
     rf_floor: int = 2
     mappable: bool = True
+    avoid: frozenset = frozenset()
 
 
 @dataclass(frozen=True)
 class Kind:
     """One kind of item of one API. ``valid``: released Kafka answers NONE to it alone;
-    ``relational``: its verdict depends on another entry of the same request."""
+    ``relational``: its verdict depends on another entry of the same request; ``shape``: the
+    known-deviation request shape (reference/known_deviations.py) a request holding the
+    item has, if any: left out where that shape is avoided."""
     api: ApiKey
     name: str
     draw: Callable[[Params], SearchStrategy[dict]]
     entries: Callable[[Any, dict, int], tuple[str, list]]
     valid: bool = False
     relational: bool = False
+    shape: str | None = None
 
 
 def _kind(kind: str, **fields) -> SearchStrategy[dict]:
@@ -79,12 +86,12 @@ def _with_bad(it) -> list:
 # entries: requests.topic(...) dicts; the name is fresh unless the kind says otherwise.
 
 def _partitions(p: Params):
-    default = [st.just(domain.BROKER_DEFAULT)] if p.version >= 4 else []
+    default = [st.just(BROKER_DEFAULT)] if BROKER_DEFAULTS.holds_at(p.version) else []
     return st.one_of(domain.partition_counts(3), *default)
 
 
 def _rf(p: Params):
-    default = [st.just(domain.BROKER_DEFAULT)] if p.version >= 4 else []
+    default = [st.just(BROKER_DEFAULT)] if BROKER_DEFAULTS.holds_at(p.version) else []
     return st.one_of(st.just(1), *default)
 
 
@@ -217,7 +224,7 @@ ALTER_CONFIGS_KINDS = (
     Kind(ApiKey.AlterConfigs, "unknown_topic", lambda p: _kind("unknown_topic", configs=_configs()),
          _resource(lambda it: it["configs"])),
     Kind(ApiKey.AlterConfigs, "duplicate", lambda p: _kind("duplicate", configs=_configs()),
-         _resource(lambda it: it["configs"], twice=True), relational=True),
+         _resource(lambda it: it["configs"], twice=True), relational=True, shape=ALTER_CONFIGS_RESOURCE_TWICE),
 )
 
 _NON_LIST = sorted(set(domain.TOPIC_CONFIGS) - set(domain.LIST_CONFIGS))
@@ -262,14 +269,13 @@ KINDS: dict[ApiKey, dict[str, Kind]] = {
     for kinds in (CREATE_TOPICS_KINDS, CREATE_PARTITIONS_KINDS, ALTER_CONFIGS_KINDS, INCREMENTAL_ALTER_CONFIGS_KINDS)}
 
 
-#: APIs with a validate_only flag and the first version that has it (the schemas'
-#: ``ValidateOnly`` field: CreateTopics 1+, the others 0+).
-VALIDATE_ONLY_SINCE = {ApiKey.CreateTopics: 1, ApiKey.CreatePartitions: 0, ApiKey.AlterConfigs: 0,
-                       ApiKey.IncrementalAlterConfigs: 0}
 #: Per API, the builder of a request from its items' entries.
 _REQUESTS = {ApiKey.CreateTopics: requests.create_topics, ApiKey.CreatePartitions: requests.create_partitions,
              ApiKey.AlterConfigs: requests.alter_configs,
              ApiKey.IncrementalAlterConfigs: requests.incremental_alter_configs}
+#: The APIs whose batches this module draws, each with a validate_only flag (from which
+#: version: ``protocol.schema_facts.has_field(api, version, "validate_only")``).
+VALIDATE_ONLY_APIS = tuple(KINDS)
 
 
 def request(api_key: int, version: int, entries: list, validate_only: bool, **options) -> dict:
@@ -278,8 +284,10 @@ def request(api_key: int, version: int, entries: list, validate_only: bool, **op
 
 
 def item_strategies(api_key: int, params: Params, kinds: set[str] | None = None) -> dict[str, SearchStrategy[dict]]:
-    """One strategy per item kind of ``api_key`` (all kinds, or those in ``kinds``)."""
-    return {name: k.draw(params) for name, k in KINDS[api_key].items() if kinds is None or name in kinds}
+    """One strategy per item kind of ``api_key`` (all kinds, or those in ``kinds``), leaving
+    out the kinds of a shape ``params.avoid`` names."""
+    return {name: k.draw(params) for name, k in KINDS[api_key].items()
+            if (kinds is None or name in kinds) and k.shape not in params.avoid}
 
 
 def mixed_batches(api_key: int, kinds: dict[str, SearchStrategy], max_valid: int = 2,

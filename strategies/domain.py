@@ -12,16 +12,17 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from reference.release_lines import SEGMENT_BYTES_MIN
+from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
 from reference.topic_names import LEGAL_CHARS, MAX_NAME_LENGTH, collision_key
-from protocol import codec
-from protocol.apis import AlterConfigOp, ApiKey, ConfigResourceType
+from protocol import codec, schema_facts
+from protocol.apis import ADMIN, DECLARATIONS, AlterConfigOp, ApiKey, ConfigResourceType
 from . import schema
+from .bodies import generic_request
+from .entities import RunNames
 
 #: Request timeouts: long enough for a loaded broker, short enough to fail a run quickly.
 TIMEOUT_MS = 5000
-#: CreateTopicsRequest.NO_NUM_PARTITIONS / NO_REPLICATION_FACTOR: the broker default (KIP-464, v4+).
-BROKER_DEFAULT = -1
 #: DeleteRecordsRequest.HIGH_WATERMARK: delete up to the high watermark.
 HIGH_WATERMARK = -1
 INT32_MIN, INT32_MAX = INT32
@@ -220,7 +221,8 @@ def _incremental_op():
 
 def _metadata(v, names, item):
     topics = _topic_list(item("topics", name=names, topic_id=None), "name", min_size=0)
-    return {"topics": st.none() | topics if v >= 1 else topics, "allow_auto_topic_creation": False}
+    nullable = schema_facts.nullable(ApiKey.Metadata, v, "topics")      # null: every topic
+    return {"topics": st.none() | topics if nullable else topics, "allow_auto_topic_creation": False}
 
 
 def _api_versions(v, names, item):
@@ -229,7 +231,7 @@ def _api_versions(v, names, item):
 
 
 def _create_topics(v, names, item):
-    default = [st.just(BROKER_DEFAULT)] if v >= 4 else []
+    default = [st.just(BROKER_DEFAULT)] if BROKER_DEFAULTS.holds_at(v) else []
     topic = item("topics", name=names, assignments=[], configs=_config_pairs(),
                  num_partitions=st.one_of(partition_counts(), *default),
                  replication_factor=st.one_of(replication_factors(), *default))
@@ -237,7 +239,7 @@ def _create_topics(v, names, item):
 
 
 def _delete_topics(v, names, item):
-    if v <= 5:
+    if schema_facts.has_field(ApiKey.DeleteTopics, v, "topic_names"):
         return {"topic_names": st.lists(names, min_size=1, max_size=schema.MAX_ITEMS,
                                         unique_by=collision_key), "timeout_ms": TIMEOUT_MS}
     topic = item("topics", name=names, topic_id=None)
@@ -282,16 +284,21 @@ _ADMIN = {ApiKey.Metadata: _metadata, ApiKey.ApiVersions: _api_versions, ApiKey.
 
 def admin_request(api_key: int, version: int, prefix: str, names: SearchStrategy | None = None,
                   overrides: dict | None = None) -> SearchStrategy[dict]:
-    """Semantically realistic request bodies for an admin API at any version 0..max:
-    topics named by ``names`` (default :func:`valid_topic_names`) and unique up to
-    '.'/'_' collision, resource type TOPIC, real configs with valid values, sane counts,
+    """Semantically realistic request bodies for an admin API at any version 0..max. The
+    APIs of ``_ADMIN`` below have generators of their own; every other declared admin API's
+    bodies come from its schema (:func:`strategies.bodies.generic_request`: the run's names,
+    the safe values of ``strategies/safe_values.py``). Topics named by ``names`` (default
+    :func:`valid_topic_names`) and unique up to '.'/'_' collision, resource type TOPIC, real configs with valid values, sane counts,
     ``TIMEOUT_MS`` timeouts; fields not fixed here are schema-generated. ``overrides`` (as
     for :func:`strategies.schema.request_body`) replace a top-level field or one in the
     per-topic/per-resource structs (``{"topics.num_partitions": 0}``); config lists are
     replaced whole (``"topics.configs"``, ``"resources.configs"``). Topic names are set
     through ``names`` only, which keeps them inside the prefix."""
-    if api_key not in _ADMIN:
-        raise KeyError(f"no admin request strategy for API {api_key}")
+    declared = DECLARATIONS.get(api_key)
+    if declared is None or declared.role is not ADMIN:
+        raise KeyError(f"no admin request strategy for API {api_key}: declare it an admin API (protocol/apis.py) "
+                       "or add a generator to strategies/domain.py _ADMIN (docs/CONTRIBUTING-properties.md, "
+                       "'Adding an API')")
     for k in overrides or {}:
         if k in ("topics.name", "topic_names", "resources.resource_name"):
             raise ValueError(f"set topic names with names=, not the {k!r} override")
@@ -299,6 +306,8 @@ def admin_request(api_key: int, version: int, prefix: str, names: SearchStrategy
             raise ValueError("override a config list whole, not its fields")
     names = _guarded(_check_prefix(prefix), names if names is not None else valid_topic_names(prefix))
     ov = dict(overrides or {})
+    if api_key not in _ADMIN:      # from the schema: the run's names, strategies/safe_values.py's rules
+        return generic_request(api_key, version, RunNames(prefix, names), ov)
 
     def item(path, **fixed):  # one struct of the array at ``path``, the caller's overrides last
         nested = {k[len(path) + 1:]: s for k, s in ov.items() if k.startswith(path + ".")}

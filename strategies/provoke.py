@@ -19,13 +19,16 @@ from __future__ import annotations
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from protocol import AlterConfigOp, ApiKey
+from protocol import AlterConfigOp, ApiKey, Errors, schema_facts
 from protocol import requests as build
+from reference import error_codes
 
 from . import domain as d
 from .domain import admin_request
 
 SET, APPEND, SUBTRACT = int(AlterConfigOp.SET), int(AlterConfigOp.APPEND), int(AlterConfigOp.SUBTRACT)
+#: KRaft's metadata log (apache/kafka raft/.../KafkaRaftClient.java: the quorum's one topic partition)
+METADATA_TOPIC = "__cluster_metadata"
 
 
 def _twin(name: str) -> str:
@@ -66,7 +69,8 @@ def _provoking(api_key: int, version: int, prefix: str, existing: list[str],
                prefixed_only: bool = False) -> SearchStrategy[dict]:
     names = _names(prefix, existing, prefixed_only)
     if api_key == ApiKey.Metadata:
-        if version >= 12:   # ids are only expressible (and UNKNOWN_TOPIC_ID defined) from v12
+        # ids only from where Kafka answers them UNKNOWN_TOPIC_ID (below: the whole request is refused)
+        if error_codes.may_answer(api_key, Errors.UNKNOWN_TOPIC_ID, version):
             return st.one_of(
                 admin_request(api_key, version, prefix, names=names),
                 st.uuids().map(lambda u: build.metadata(version, ids=[u])))
@@ -78,7 +82,7 @@ def _provoking(api_key: int, version: int, prefix: str, existing: list[str],
             "topics.configs": st.one_of(st.just([]), bad_configs()),
             "timeout_ms": st.sampled_from([d.TIMEOUT_MS, d.TIMEOUT_MS, 0])})
     if api_key == ApiKey.DeleteTopics:
-        if version >= 6:
+        if schema_facts.has_field(api_key, version, "topics.topic_id"):
             by_id = st.lists(st.uuids(), min_size=1, max_size=2, unique=True).map(
                 lambda ids: build.delete_topics(version, ids=ids, timeout_ms=d.TIMEOUT_MS))
             return st.one_of(by_id, admin_request(api_key, version, prefix, names=names))
@@ -102,7 +106,12 @@ def _provoking(api_key: int, version: int, prefix: str, existing: list[str],
             "timeout_ms": st.sampled_from([d.TIMEOUT_MS, d.TIMEOUT_MS, 0])})
     if api_key == ApiKey.IncrementalAlterConfigs:
         return admin_request(api_key, version, prefix, names=names, overrides={"resources.configs": bad_ops()})
-    return admin_request(api_key, version, prefix)
+    if api_key == ApiKey.DescribeQuorum and not prefixed_only:
+        # the one partition Kafka's quorum answers for (KafkaRaftClient: __cluster_metadata-0)
+        return admin_request(api_key, version, prefix, names=names,
+                             overrides={"topics.topic_name": st.one_of(names, st.just(METADATA_TOPIC))})
+    # any other admin API: its schema's body with these topic names (strategies/bodies.py)
+    return admin_request(api_key, version, prefix, names=names)
 
 
 def requests(api_key: int, version: int, prefix: str, existing: list[str] = (),

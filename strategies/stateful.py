@@ -23,6 +23,13 @@ PLAIN_SLOTS = ("a", "b")
 FOCUS_SLOTS = SLOTS + SLOTS + COLLIDING + (BAD_SLOT,)
 
 
+def both_colliding(slots: set[str]) -> bool:
+    """Does one request name both colliding slots? (Released Kafka creates both: a known
+    deviation, asked by T1's dedicated check; S1 leaves the shape out on the brokers the
+    entry names.)"""
+    return set(COLLIDING) <= slots
+
+
 def versions(lo: int, hi: int, focused: bool) -> SearchStrategy[int]:
     """A focused API: any version in ``lo..hi``, uniformly, shrinking towards the newest;
     a plain request: the newest."""

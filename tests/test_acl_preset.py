@@ -21,11 +21,10 @@ from fixtures.targets import make_target
 from protocol import ApiKey, Errors, requests, wire
 from protocol.codec import APIS
 
+from conformance.test_authorization import APIS as A2_APIS
 from tests.test_kafka_target import KAFKA, ROOT, last_run, leftovers, suite
 
 SPEC = f"{KAFKA},preset=acl"
-A2_APIS = (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
-           ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
 
 
 @pytest.fixture(scope="module")

@@ -58,6 +58,49 @@ def test_create_topics_checks_in_kafkas_order():
     assert n("f") not in m.topics and m.topics[n("a")].partitions == 2
 
 
+def test_existence_is_checked_before_collision():
+    """ReplicationControlManager.createTopics overwrites validateNewTopicNames' 17 with 36
+    for a name that exists; measured on Kafka: a name that exists and collides with another
+    existing topic answers TOPIC_ALREADY_EXISTS (the model once answered 17 there)."""
+    m = model()
+    m.topics[n("x.y")] = cm.Topic(1)
+    m.topics[n("x_y")] = cm.Topic(1)          # both exist (as Kafka leaves them after one request)
+    assert create(m, {"name": n("x_y")}) == {n("x_y"): {Errors.TOPIC_ALREADY_EXISTS}}
+    assert create(m, {"name": n("x.y")}, validate_only=True) == {n("x.y"): {Errors.TOPIC_ALREADY_EXISTS}}
+    assert create(m, {"name": n("x-y")}) == {n("x-y"): {Errors.NONE}}       # '-' does not collide
+
+
+def test_a_name_colliding_with_an_earlier_name_of_the_same_request_is_refused():
+    """Kafka's intent (KAFKA-13743, ZooKeeper mode): the later of two colliding names of
+    one request is refused as a separate request would refuse it; nothing else changes."""
+    m = model()
+    assert create(m, {"name": n("x.y")}, {"name": n("x_y")}) == {
+        n("x.y"): {Errors.NONE}, n("x_y"): {Errors.INVALID_TOPIC_EXCEPTION}}
+    assert n("x.y") in m.topics and n("x_y") not in m.topics
+    # validate_only answers as the executed request would
+    assert create(model(), {"name": n("a_b")}, {"name": n("a.b")}, validate_only=True)[n("a.b")] == {
+        Errors.INVALID_TOPIC_EXCEPTION}
+    # three names: every later one collides with the first
+    got = create(model(), {"name": n("q.a.b")}, {"name": n("q_a.b")}, {"name": n("q.a_b")})
+    assert got == {n("q.a.b"): {Errors.NONE}, n("q_a.b"): {Errors.INVALID_TOPIC_EXCEPTION},
+                   n("q.a_b"): {Errors.INVALID_TOPIC_EXCEPTION}}
+    # the later one's own refusal stays allowed next to 17 (which check comes first is open)
+    got = create(model(), {"name": n("x.y")}, {"name": n("x_y"), "configs": [["retention.ms", "abc"]]})
+    assert got[n("x_y")] == {Errors.INVALID_CONFIG, Errors.INVALID_TOPIC_EXCEPTION}
+    # an earlier name that may or certainly will be refused: either verdict for the later one
+    got = create(model(), {"name": n("x.y"), "rf": -1}, {"name": n("x_y")})
+    assert got[n("x_y")] == {Errors.NONE, Errors.INVALID_TOPIC_EXCEPTION}
+    got = create(model(), {"name": n("x.y"), "rf": 0}, {"name": n("x_y")})
+    assert got == {n("x.y"): {Errors.INVALID_REPLICATION_FACTOR}, n("x_y"): {Errors.NONE, Errors.INVALID_TOPIC_EXCEPTION}}
+    # a name given twice is refused before the controller: it is no earlier name
+    expects = model().create_topics([{"name": nm, "partitions": 1, "rf": 1, "configs": []}
+                                     for nm in (n("x.y"), n("x.y"), n("x_y"))], False, 7)
+    assert {e.key[1]: e.allowed for e in expects} == {n("x.y"): {Errors.INVALID_REQUEST}, n("x_y"): {Errors.NONE}}
+    # names that do not collide are untouched
+    assert create(model(), {"name": n("x.y")}, {"name": n("x-y")}, {"name": n("xy")}) == {
+        n("x.y"): {Errors.NONE}, n("x-y"): {Errors.NONE}, n("xy"): {Errors.NONE}}
+
+
 def test_delete_topics_duplicates_unknowns_and_ids():
     m = model()
     create(m, {"name": n("a")}, {"name": n("b")})
@@ -80,7 +123,10 @@ def test_incremental_alter_configs_semantics():
         {Errors.INVALID_REQUEST}]
     assert codes([{"name": n("a"), "ops": [["retention.ms", "SET", None]]}]) == [{Errors.INVALID_REQUEST}]
     assert codes([{"name": n("a"), "ops": [["retention.ms", "APPEND", "1"]]}]) == [{Errors.INVALID_CONFIG}]
-    assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "abc"]]}]) == [{Errors.INVALID_CONFIG}]   # validator first
+    # a bad value on a topic that does not exist: KRaft validates first (INVALID_CONFIG);
+    # ZooKeeper mode looks for the topic first (reference/modes.py TOPIC_CONFIG_CHECKS,
+    # test_a_zookeeper_mode_broker_is_modelled_by_its_own_rules)
+    assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "abc"]]}]) == [{Errors.INVALID_CONFIG}]
     assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "3600000"]]}]) == [
         {Errors.UNKNOWN_TOPIC_OR_PARTITION}]
     assert codes([{"name": n("bad!"), "ops": []}]) == [{Errors.INVALID_TOPIC_EXCEPTION}]
@@ -190,6 +236,7 @@ def test_strategies_draw_every_advertised_version_and_json_operations():
         focus = ApiKey.CreateTopics
         watch_logs = True
         watch_configs = True
+        avoided_shapes = frozenset()
         defaults = cm.Defaults()
         ranges = {ApiKey.Metadata: (0, 12), ApiKey.CreateTopics: (2, 7), ApiKey.DeleteTopics: (1, 6),
                   ApiKey.DeleteRecords: (0, 2), ApiKey.DescribeConfigs: (1, 4), ApiKey.AlterConfigs: (0, 2),
@@ -243,3 +290,34 @@ def test_a_zookeeper_mode_broker_is_modelled_by_its_own_rules():
         release_lines.use(None)
     codes = [e.allowed for e in model().incremental_alter([{"name": n("x"), "ops": [["retention.ms", "SET", "abc"]]}], False)]
     assert codes == [{Errors.INVALID_CONFIG}]          # KRaft: the config before the topic's existence
+
+
+def test_s1_leaves_two_colliding_names_in_one_create_topics_to_t1_where_kafka_is_known_to_create_both():
+    """On a broker the known deviation names, focused CreateTopics never names both colliding
+    slots (T1's dedicated check asks that shape every run); elsewhere it does."""
+    from hypothesis import find, given, settings
+
+    from conformance.stateful.topic_operations import CreateTopics
+    from reference.known_deviations import CREATE_TOPICS_NAMES_COLLIDING
+    from strategies import stateful as draws
+
+    def strategy(known):
+        class Row:
+            focus = ApiKey.CreateTopics
+            watch_logs = watch_configs = False
+            avoided_shapes = frozenset({CREATE_TOPICS_NAMES_COLLIDING}) if known else frozenset()
+            defaults = cm.Defaults()
+            ranges = {ApiKey.CreateTopics: (2, 7)}
+        return CreateTopics().draw(Strategies(Row()), True)
+
+    def both(op):
+        return draws.both_colliding({t["slot"] for t in op["topics"]})
+
+    assert both(find(strategy(False), both, settings=settings(database=None, max_examples=2000)))
+
+    @settings(max_examples=300, database=None)
+    @given(strategy(True))
+    def never(op):
+        assert not both(op)
+
+    never()

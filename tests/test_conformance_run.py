@@ -105,12 +105,16 @@ def test_every_advertised_version_of_every_admin_api_has_p1_to_p3_rows(matrix_ru
 def test_versions_a_broker_does_not_advertise_are_unsupported_not_pass(matrix_run):
     specs, _, rows, manifest = matrix_run
     by_spec = {b["spec"]: b for b in manifest["brokers"]}
-    for row in rows:
-        if row["property"] != "P1":
-            continue
+    p1 = [row for row in rows if row["property"] == "P1"]
+    inside_seen = outside_seen = 0
+    for row in p1:
         rng = by_spec[row["broker"]]["api_versions"].get(str(row["api_key"]))
         inside = rng is not None and rng[0] <= row["api_version"] <= rng[1]
         assert (row["outcome"] == "unsupported") == (not inside), row
+        inside_seen += inside
+        outside_seen += not inside
+    # both sides of the rule were seen: the brokers advertise some versions and not others
+    assert inside_seen and outside_seen, (len(p1), inside_seen, outside_seen)
 
 
 def test_manifest_records_the_run(matrix_run):
@@ -136,18 +140,35 @@ def test_no_broker_process_or_container_is_left(matrix_run):
             client.close()
 
 
-def test_a_failing_row_replays_to_the_same_verdict(matrix_run, tmp_path):
-    _, run, rows, _ = matrix_run
-    failing = [r for r in rows if r["outcome"] == "fail" and r["broker"] != "container:tansu"]
-    if not failing:
-        pytest.skip("no broker deviation found in this run, nothing to replay")
-    row = failing[0]
-    proc = run_suite(tmp_path, "--replay", f"{run / 'results.jsonl'}:{row['row_id']}")
+#: A fault that always makes a row fail, so the replay test never depends on what a real
+#: broker happens to get wrong: config errors answered as success (faults/mutants/configs.py),
+#: over noida answering C4 as Kafka does (the config shim), so only the fault fails the row.
+REPLAY_SPEC = "proxy:config-errors-hidden@proxy:kafka-config-shim@noida"
+
+
+def test_a_failing_row_replays_to_the_same_verdict(tmp_path, kind="bad value"):
+    """A mutant makes C4's rows of ``kind`` fail (its errors answered NONE), so there is
+    always a failing row; its replay (one kind of one cell, selected by the row's check)
+    runs the stored input once and fails the same way."""
+    first = tmp_path / "first"
+    first.mkdir()
+    proc = run_suite(first, "--broker", REPLAY_SPEC, "--property", "C4", "-k",
+                     f"IncrementalAlterConfigs-v0-{kind.replace(' ', '-')}", "--profile", "ci", "--seed", "1234")
     assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
-    replayed = read_rows(the_run(tmp_path) / "results.jsonl")
-    assert len(replayed) == 1
-    assert (replayed[0]["property"], replayed[0]["api_key"], replayed[0]["outcome"]) == \
-        (row["property"], row["api_key"], "fail")
+    run = the_run(first)
+    rows = read_rows(run / "results.jsonl")
+    failing = [r for r in rows if r["outcome"] == "fail"]
+    assert len(rows) == 1 and len(failing) == 1, [(r["check"], r["outcome"], r["message"]) for r in rows]
+    row = failing[0]
+    assert row["counterexample"]["params"] == {"kind": kind}
+    again = tmp_path / "again"
+    again.mkdir()
+    proc = run_suite(again, "--replay", f"{run / 'results.jsonl'}:{row['row_id']}")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    replayed = read_rows(the_run(again) / "results.jsonl")
+    assert len(replayed) == 1, [(r["check"], r["outcome"]) for r in replayed]
+    assert (replayed[0]["property"], replayed[0]["api_key"], replayed[0]["check"], replayed[0]["outcome"]) == \
+        (row["property"], row["api_key"], row["check"], "fail")
     assert replayed[0]["examples"] == 1
 
 

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from conformance.parametrize import ADMIN_KEYS
 from protocol import requests, wire
-from protocol.apis import ApiKey, ConfigResourceType
+from protocol.apis import DECLARATIONS, NOT_DECLARED, ApiKey, ConfigResourceType
 from protocol.codec import APIS
 from fixtures.results import read_rows
 from fixtures.targets import TargetError, make_target
@@ -127,7 +128,7 @@ def _broker_config(host, port, key) -> str | None:
 
 
 def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path):
-    target = make_target(f"{KAFKA},config.auto.create.topics.enable=false")
+    target = make_target(f"{KAFKA},config.auto.create.topics.enable=false,config.num.partitions=3,preset=nodelete")
     info = target.start()
     try:
         workdir, procs = target.workdir, list(target.procs)
@@ -135,6 +136,13 @@ def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path
         assert info.advertised(ApiKey.CreateTopics) and info.advertised(ApiKey.IncrementalAlterConfigs), \
             "no CreateTopics/IncrementalAlterConfigs"
         assert _broker_config(info.host, info.port, "auto.create.topics.enable") == "false"
+        # what the suite read from the broker agrees with what the spec set (issue 32)
+        assert info.declared == {"auto.create.topics.enable": "false", "num.partitions": "3",
+                                 "delete.topic.enable": "false"}, info.declared
+        assert info.config.error is None, info.config.error
+        assert {k: info.config.values.get(k) for k in info.declared} == info.declared, info.config.values
+        assert info.config.sources["delete.topic.enable"] == "STATIC_BROKER_CONFIG"
+        assert info.config.values["authorizer.class.name"] == "" and info.config.features.get("metadata.version")
         assert "Kafka Server started" in (workdir / "node-1" / "broker.log").read_text(errors="replace") \
             or "started" in target.diagnostics()
     finally:
@@ -153,6 +161,9 @@ def test_three_nodes_form_one_cluster_and_every_broker_answers(tmp_path):
             with wire.Connection(host, port, timeout=10) as conn:
                 ex = conn.send(ApiKey.Metadata, 1, requests.metadata(1, []))
             assert ex.ok and len(ex.response["brokers"]) == 3, ex.describe()
+        # every node's configuration was read (each answers only for its own id) and they agree
+        assert info.config.error is None and not info.config.differs, info.config.manifest()
+        assert len(info.config.cluster["brokers"]) == 3 and info.config.values["num.partitions"] == "1"
     finally:
         target.stop()
     assert all(p.poll() is not None for p in target.procs or []) and target.workdir is None
@@ -211,21 +222,97 @@ def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_
     assert broker["impl"] == "apache-kafka" and broker["version"] == NEWEST_RELEASE
     assert broker["kafka_release"] == ".".join(NEWEST_RELEASE.split(".")[:2])
     seen = {(r["api_key"], r["api_version"]) for r in rows if r["property"] == "P1" and r["outcome"] == "pass"}
-    for key in (ApiKey.Metadata, ApiKey.ApiVersions, ApiKey.CreateTopics, ApiKey.DeleteTopics,
-                ApiKey.DeleteRecords, ApiKey.DescribeConfigs, ApiKey.AlterConfigs, ApiKey.CreatePartitions,
-                ApiKey.IncrementalAlterConfigs):
-        lo, hi = broker["api_versions"][str(int(key))]
-        hi = min(hi, APIS[key].max_version)
+    asked = {(r["property"], r["api_key"], r["api_version"]) for r in rows if r["outcome"] in ("pass", "fail")}
+    advertised = {int(k): v for k, v in broker["api_versions"].items()}
+    # every API the broker serves is declared (an admin API: checked below) or excluded with a reason
+    unknown = sorted(k for k in advertised if k not in {int(d) for d in DECLARATIONS} and k not in NOT_DECLARED)
+    assert not unknown, f"APIs {unknown} are served by kafka:{NEWEST_RELEASE} but neither declared nor in " \
+                        "protocol.apis.NOT_DECLARED"
+    for key in ADMIN_KEYS:
+        assert int(key) in advertised, f"{key.name} is declared an admin API but kafka:{NEWEST_RELEASE} does not serve it"
+        lo, hi = advertised[int(key)]
+        assert hi <= APIS[key].max_version, f"{key.name}: Kafka serves v{hi}, the codec only v{APIS[key].max_version}"
         missing = [v for v in range(lo, hi + 1) if (key, v) not in seen]
         assert not missing, f"API {key}: no passing P1 row at v{missing}"
+        missing = [v for v in range(lo, hi + 1) if ("P2", key, v) not in asked]
+        assert not missing, f"API {key}: no P2 row (pass or fail) at v{missing}"
+        assert ("P3", key, hi + 1) in asked, f"API {key}: no P3 row above v{hi}"
 
 
 def test_the_known_deviations_reproduce_by_hand_on_kafka():
-    """Each entry's raw request, sent by a plain socket, reproduces on the newest release."""
+    """Each entry's raw request, sent by a plain socket, reproduces on the newest release:
+    one line per entry saying exactly "reproduced" (not "NOT reproduced", not "undecided")."""
+    from reference.known_deviations import entries
+
     proc = subprocess.run([sys.executable, "-m", "fixtures.known", "--release", NEWEST_RELEASE], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "reproduced" in proc.stdout
+    lines = proc.stdout.splitlines()
+    for e in entries():
+        if any(NEWEST_RELEASE.startswith(line + ".") for line in e.releases):
+            assert any(x.startswith(f"{e.id} @ {KAFKA}: reproduced: ") for x in lines), (e.id, proc.stdout)
+    assert "NOT reproduced" not in proc.stdout and "undecided" not in proc.stdout, proc.stdout
+
+
+def test_on_kafka_the_known_deviation_costs_one_row_per_version_and_nothing_else(kafka_ci_run):
+    """Issue 25: where Kafka's known defect applies, V1-V3 and S1 keep asking AlterConfigs
+    with their full example budget (their generators leave the defect's shape out), the
+    defect is one row per advertised version of its dedicated check, and no other row
+    waited on an unanswered request."""
+    from fixtures.plugin import PROFILES
+    from reference.known_deviations import entries
+    from reports import known
+
+    _, run = kafka_ci_run
+    rows = read_rows(run / "results.jsonl")
+    manifest = json.loads((run / "manifest.json").read_text())
+    budget = PROFILES["ci"]
+    for prop in ("V1", "V2", "V3", "S1"):
+        mine = [r for r in rows if r["property"] == prop and r["api_key"] == ApiKey.AlterConfigs]
+        assert mine, prop
+        for r in mine:
+            assert (r["outcome"], r["examples"]) == ("pass", budget), (prop, r["api_version"], r["message"])
+    entry = known.read()[0]
+    lo, hi = manifest["brokers"][0]["api_versions"][str(entry.api_key)]
+    dedicated = [r for r in rows if known.check_function(r) == entry.test]
+    assert sorted(r["api_version"] for r in dedicated) == list(range(lo, min(hi, max(entry.api_versions)) + 1))
+    assert all(entry.matches(r) for r in dedicated), [r["message"] for r in dedicated]
+    waited = [r for r in rows if "no answer within" in (r["message"] or "")]
+    assert {r["row_id"] for r in waited} == {r["row_id"] for r in dedicated}, [
+        (r["property"], r["api_name"], r["api_version"], r["message"][:120]) for r in waited]
+    timeout = float(manifest.get("request_timeout") or 15.0)
+    assert all(r["duration_s"] < 2 * timeout + 10 for r in dedicated), [r["duration_s"] for r in dedicated]
+    assert [e.id for e in entries()] == [e.id for e in known.read()]
+
+
+def test_a_second_c4_kind_failing_beside_the_known_one_fails_known_and_the_gate(tmp_path):
+    """The mutant alter-configs-unknown-key-accepted makes C4's unknown-key kind fail on Kafka,
+    in the cell where the known deviation's dedicated check fails too: ``reports.known``
+    names the new row and fails, and the gate fails on it against a baseline in which the
+    same cell held only the known row."""
+    spec = f"proxy:alter-configs-unknown-key-accepted@{KAFKA}"
+    common = ("--broker", spec, "--property", "C4", "--request-timeout", "3", "--seed", "25")
+    base_dir, new_dir = tmp_path / "base", tmp_path / "new"
+    for where, k in ((base_dir, "AlterConfigs-v0 and twice"), (new_dir, "AlterConfigs-v0 and not Incremental")):
+        where.mkdir()
+        cmd, env = suite(where, *common, "-k", k)
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
+        assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    base, new = last_run(base_dir), last_run(new_dir)
+    rows = read_rows(new / "results.jsonl")
+    failing = {r["check"] for r in rows if r["outcome"] == "fail"}
+    assert failing == {"test_c4_invalid_config_changes_get_kafkas_error_and_change_nothing[kind=unknown key]",
+                       "test_c4_alter_configs_naming_one_resource_twice_answers_invalid_request_for_both"}, failing
+    py = [sys.executable, "-m"]
+    assert subprocess.run(py + ["reports.known", str(base)], cwd=ROOT, capture_output=True, text=True).returncode == 0
+    k = subprocess.run(py + ["reports.known", str(new)], cwd=ROOT, capture_output=True, text=True)
+    assert k.returncode == 1 and "NEW: " in k.stdout and "unknown key" in k.stdout, k.stdout + k.stderr
+    assert "known deviation alter-configs-duplicate-resource-never-answered: 1 row(s)" in k.stdout
+    g = subprocess.run(py + ["reports.gate", str(new), "--baseline", str(base)], cwd=ROOT, capture_output=True,
+                       text=True)
+    assert g.returncode == 1, g.stdout + g.stderr
+    assert "gained a failing row the baseline did not have" in g.stdout and "kind=unknown key" in g.stdout
+    assert not leftovers(new_dir) and not leftovers(base_dir)
 
 
 def test_a_target_error_names_the_spec():

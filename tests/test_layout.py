@@ -164,3 +164,67 @@ def test_the_checker_sees_a_restated_code():
     """The scan above can fail: numbering an error or an API is found, other constants are not."""
     assert _restated("POLICY_VIOLATION = 44\nDELETE_TOPICS = 20\nMAX_ITEMS = 3\n") == [
         (1, "POLICY_VIOLATION", 44), (2, "DELETE_TOPICS", 20)]
+
+
+# -- one list of APIs ------------------------------------------------------------------
+
+#: The one place APIs are declared; every list of them is derived from it.
+DECLARING = "protocol/apis.py"
+
+
+def _dispatch(node: ast.Dict) -> bool:
+    """A dict from each API to its code (a builder, a generator, an ACL operation) is where
+    that API's code lives, not a list of APIs."""
+    return all(isinstance(v, (ast.Name, ast.Attribute, ast.Lambda)) for v in node.values)
+
+
+def _api_key_literals(source: str) -> list[tuple[int, frozenset[str]]]:
+    """(line, names) of every tuple/list/set literal, and every dict literal's keys (unless
+    it maps each API to its code), naming three or more ``ApiKey.X``."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        elts = (None if _dispatch(node) else node.keys) if isinstance(node, ast.Dict) else \
+            node.elts if isinstance(node, (ast.Tuple, ast.List, ast.Set)) else None
+        names = [e.attr for e in elts or () if isinstance(e, ast.Attribute)
+                 and isinstance(e.value, ast.Name) and e.value.id == "ApiKey"]
+        if len(names) >= 3:
+            out.append((node.lineno, frozenset(names)))
+    return out
+
+
+def _derived_lists() -> dict[frozenset[str], str]:
+    """Every list of APIs the declarations answer, by the API names it holds."""
+    from protocol import apis, schema_facts
+    from protocol.codec import APIS
+    lists = {"every declared API": apis.keys(),
+             "APIs that change a cluster (mutates)": apis.keys(mutating=True),
+             "admin APIs that change a cluster (MUTATING_KEYS)": apis.keys(apis.Role.ADMIN, mutating=True),
+             "APIs with per-item results (SPECS)": tuple(apis.SPECS),
+             "APIs naming topics by id (scope.BY_ID)": tuple(k for k in APIS if schema_facts.by_id_from(k))}
+    lists.update({f"the {r.value} APIs (codec {r.value.upper()}_APIS)": apis.keys(r) for r in apis.Role})
+    return {frozenset(ApiKey(k).name for k in keys): what for what, keys in lists.items()}
+
+
+def test_no_second_list_of_the_declared_apis():
+    """A literal of three or more ``ApiKey.X`` outside protocol/apis.py that holds exactly the
+    APIs of a list the declarations answer (the admin APIs, the mutating ones, those with
+    per-item results, ...) restates it: derive it (``protocol.apis.keys``, ``SPECS``,
+    ``protocol.schema_facts``). A property's own choice of APIs is not such a list."""
+    derived = _derived_lists()
+    bad = [f"{path.relative_to(ROOT)}:{line} restates {derived[names]}"
+           for pkg in SUITE + ("tests", "benchmarks") for path in _modules(pkg)
+           if str(path.relative_to(ROOT)) != DECLARING
+           for line, names in _api_key_literals(path.read_text(encoding="utf-8")) if names in derived]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_checker_sees_a_second_list():
+    """The scan above can fail: a restated list is found in a tuple, a set and a dict's keys."""
+    source = ("A = (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords)\n"
+              "B = {ApiKey.Produce: 'appends', ApiKey.Fetch: 'x', ApiKey.Metadata: 'y', ApiKey.OffsetCommit: 'z', "
+              "ApiKey.DeleteTopics: 'w'}\n"
+              "C = frozenset({ApiKey.Metadata, ApiKey.ApiVersions})\n"
+              "D = {ApiKey.Produce: produce, ApiKey.Fetch: fetch, ApiKey.ListOffsets: offsets}\n")
+    found = _api_key_literals(source)
+    assert [line for line, _ in found] == [1, 2]
+    assert found[1][1] in _derived_lists()          # the APIs naming topics by id; D maps each to its code

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from protocol import apis
+from protocol import apis, schema_facts
 from protocol.apis import ApiKey, ConfigSource, OffsetSpec
 from protocol.errors import Errors, error_name
 
@@ -131,7 +131,8 @@ def expected_configs(run: Run, name: str, version: int, keys=None, step: int | N
             want, source = d.configs[k]
             run.check.expect_field(at + ["value"], [want], count=1, step=step, retry_s=retry_s,
                                    says=f"{label}: {k}={want!r} (a fresh topic's value)")
-        if version >= 1 and source is not None:
+        if source is not None and schema_facts.has_field(
+                ApiKey.DescribeConfigs, version, "results.configs.config_source", schema_facts.RESPONSE):
             run.check.expect_field(at + ["config_source"], [source], count=1, step=step, retry_s=retry_s,
                                    says=f"{label}: {k} has config_source {int(source)}")
 

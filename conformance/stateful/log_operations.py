@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from kafka.record.memory_records import MemoryRecordsBuilder
 
 from fixtures import waiting
-from protocol import apis, requests
+from protocol import apis, requests, schema_facts
 from protocol.apis import ApiKey
 from protocol.errors import Errors, error_name
 
@@ -106,7 +106,8 @@ class Produce(Operation):
     compacted topic refuses unkeyed ones) at the newest version, no row of its own."""
     api = ApiKey.Produce
     focus = plain = False
-    min_version, max_version = 3, 12          # v13 addresses topics by id
+    #: from v3 (record batches of magic 2, KIP-98) to the last version naming topics by name
+    min_version, max_version = 3, schema_facts.by_id_from(ApiKey.Produce) - 1
     #: Copies among a log row's step options.
     weight = 2
 

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from fixtures import waiting
 from fixtures.harness import Counterexample, Unsupported, Violation
-from protocol import apis, requests
+from protocol import apis, requests, schema_facts
 from protocol.apis import ApiKey
 from protocol.codec import APIS
 from protocol.errors import Errors, error_name
+from reference import error_codes
+from reference.broker_config import DELETION_REFUSED
 
 from .. import cluster_model as cm
 from .run import Run, abbreviate
@@ -26,8 +28,10 @@ SETTLE_SECONDS, SETTLE_WHILE_SHRINKING = waiting.SETTLE_S, 0.4
 #: broker would otherwise cost a full request timeout per try); the minimal sequence is
 #: confirmed with the full ``--request-timeout`` before it is reported.
 SHRINK_REQUEST_TIMEOUT = 2.0
-#: The lowest ListOffsets version the log rows' invariant reads offsets with.
-LIST_OFFSETS_SINCE = 1
+#: The lowest ListOffsets version the log rows' invariant reads offsets with (the first
+#: whose answer has one ``offset`` per partition; v0 lists ``old_style_offsets``).
+LIST_OFFSETS_SINCE = schema_facts.first_version_with(ApiKey.ListOffsets, "topics.partitions.offset",
+                                                     schema_facts.RESPONSE)
 #: The last lines of the script a failing row's message shows.
 SCRIPT_LINES_IN_MESSAGE = 12
 
@@ -45,6 +49,10 @@ class Row:
         self.ranges = self._ranges()
         self.client = check.client()
         self.defaults = cm.Defaults()
+        #: The request shapes of the known deviations of this broker (two colliding names in
+        #: one CreateTopics, AlterConfigs naming a resource twice): their dedicated checks
+        #: ask them every run, S1 leaves them out (reference/known_deviations.py).
+        self.avoided_shapes = check.avoided_shapes
         self.failures = 0
         self.first_failure: dict | None = None
         self.last_failure: dict | None = None
@@ -74,10 +82,11 @@ class Row:
         for api in (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics):
             if api not in self.ranges:
                 raise Unsupported(f"S1 needs {api.name} to set up and observe topics; the broker does not advertise it")
-        if self.ranges[ApiKey.Metadata][1] < 1:
+        if not schema_facts.nullable(ApiKey.Metadata, self.ranges[ApiKey.Metadata][1], "topics"):
             raise Unsupported("S1 needs Metadata v1+ (all topics)")
-        if self.watch_configs and (ApiKey.DescribeConfigs not in self.ranges
-                                   or self.ranges[ApiKey.DescribeConfigs][1] < 1):
+        if self.watch_configs and (ApiKey.DescribeConfigs not in self.ranges or not schema_facts.has_field(
+                ApiKey.DescribeConfigs, self.ranges[ApiKey.DescribeConfigs][1], "results.configs.config_source",
+                schema_facts.RESPONSE)):
             raise Unsupported("the config rows of S1 need DescribeConfigs v1+")
         check.require_mutations()
 
@@ -88,9 +97,11 @@ class Row:
     # -- learning what a fresh topic looks like -------------------------------------------------
     def learn(self) -> None:
         """Broker count from Metadata; a probe topic, created and deleted, shows that topics
-        can be deleted (a broker with ``delete.topic.enable=false`` cannot be asked: S1 deletes
-        in every row and cleans up by deleting); in config rows, DescribeConfigs of the fresh
-        probe gives the config defaults."""
+        can be deleted; in config rows, DescribeConfigs of the fresh probe gives the config
+        defaults. On a broker that shows ``delete.topic.enable=false`` the model predicts the
+        refusal of every DeleteTopics (``reference/broker_config.py`` DELETION_REFUSED) and
+        nothing is deleted, not even to clean up (every example has its own sub-prefix);
+        a broker that refuses deletion while showing it enabled cannot be modelled."""
         run = Run(self, self.check.topic("s1-probe"))
         v = self.ranges[ApiKey.Metadata][1]
         # no topic asked, so none created: the schema's default flag, as S1 always sent it
@@ -111,8 +122,9 @@ class Row:
                 self._learn_configs(run, name)
             deleted = self.delete_names([name])
             dv = self.ranges[ApiKey.DeleteTopics][1]
-            if deleted.get(name) == Errors.TOPIC_DELETION_DISABLED or (
-                    dv < 3 and deleted.get(name) == Errors.INVALID_REQUEST):
+            # delete.topic.enable=false: TOPIC_DELETION_DISABLED, or what v{dv} answers instead
+            if deleted.get(name) in (Errors.TOPIC_DELETION_DISABLED, error_codes.answered_as(
+                    ApiKey.DeleteTopics, Errors.TOPIC_DELETION_DISABLED, dv)):
                 raise Unsupported(f"the broker does not delete topics (DeleteTopics v{dv} answered "
                                   f"{error_name(deleted[name])}); S1 deletes topics in every row")
         finally:
@@ -144,13 +156,16 @@ class Row:
         self.defaults.configs_known = True
 
     def delete_owned(self, owns) -> dict:
-        """Delete the topics ``owns`` accepts; their DeleteTopics codes by name."""
+        """Delete the topics ``owns`` accepts; their DeleteTopics codes by name (none where
+        the broker refuses every deletion)."""
+        if DELETION_REFUSED.now() is not None:
+            return {}
         v = self.ranges[ApiKey.Metadata][1]
         resp = self.client.answered(ApiKey.Metadata, v, requests.metadata(v))
         return self.delete_names(sorted(t["name"] for t in apis.results(ApiKey.Metadata, resp) if owns(t.get("name"))))
 
     def delete_names(self, names: list[str]) -> dict:
-        if not names:
+        if not names or DELETION_REFUSED.now() is not None:
             return {}
         dv = self.ranges[ApiKey.DeleteTopics][1]
         resp = self.client.answered(ApiKey.DeleteTopics, dv, requests.delete_topics(dv, names))

@@ -40,7 +40,7 @@ FIELDS = tuple(dict.fromkeys(o.field for o in OPERATIONS))
 class Strategies:
     """What the operations of one check (row) draw from: the broker's version ranges, the
     focus, the broker count. ``row`` needs ``focus``, ``ranges``, ``defaults``,
-    ``watch_logs`` and ``watch_configs``."""
+    ``watch_logs``, ``watch_configs`` and ``avoided_shapes``."""
 
     def __init__(self, row: Row):
         self.row = row
@@ -53,6 +53,11 @@ class Strategies:
 
     def pair(self, focused: bool):
         return draws.config_pairs(VALID_PAIRS, BAD_PAIRS, focused)
+
+    def avoids(self, shape: str) -> bool:
+        """The broker under check has a known deviation of this request shape
+        (reference/known_deviations.py): operations leave it out."""
+        return shape in self.row.avoided_shapes
 
     # -- what one step may do ------------------------------------------------------------
     def steps(self):

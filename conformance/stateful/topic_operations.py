@@ -15,8 +15,10 @@ import uuid
 
 from hypothesis import strategies as st
 
-from protocol import apis, requests
+from protocol import apis, requests, schema_facts
 from protocol.apis import ApiKey
+from reference.known_deviations import CREATE_TOPICS_NAMES_COLLIDING
+from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from strategies import stateful as draws
 
 from .operation import Operation
@@ -35,6 +37,8 @@ class CreateTopics(Operation):
                 "rf": st.sampled_from([1, 1, 1, -1, 0, brokers + 1]),
                 "configs": st.lists(s.pair(True), max_size=2, unique_by=lambda kv: kv[0])})
             topics = st.lists(item, min_size=1, max_size=max_topics)
+            if s.avoids(CREATE_TOPICS_NAMES_COLLIDING):
+                topics = topics.filter(lambda ts: not draws.both_colliding({t["slot"] for t in ts}))
             vo = st.booleans()
         else:
             item = st.fixed_dictionaries({
@@ -54,10 +58,11 @@ class CreateTopics(Operation):
         return [t for t in items if m.name(t["slot"]) not in m.topics]
 
     def resolve(self, run, op):
-        if op["v"] < 1:
+        if not schema_facts.has_field(self.api, op["v"], "validate_only"):
             op["validate_only"] = False
-        op["topics"] = [{**t, "partitions": 1 if t["partitions"] == -1 and op["v"] < 4 else t["partitions"],
-                         "rf": 1 if t["rf"] == -1 and op["v"] < 4 else t["rf"]} for t in op["topics"]]
+        if not BROKER_DEFAULTS.holds_at(op["v"]):
+            op["topics"] = [{**t, "partitions": 1 if t["partitions"] == BROKER_DEFAULT else t["partitions"],
+                             "rf": 1 if t["rf"] == BROKER_DEFAULT else t["rf"]} for t in op["topics"]]
         return op
 
     def render(self, op, n):
@@ -86,8 +91,6 @@ class DeleteTopics(Operation):
     """By name; from v6 also by the id of a slot's topic, or by a made-up id."""
     api = ApiKey.DeleteTopics
     log_row = True
-    #: DeleteTopics by ids (KIP-516).
-    ids_since = 6
 
     def draw(self, s, focused):
         if not focused:
@@ -97,7 +100,8 @@ class DeleteTopics(Operation):
 
         def body(v):
             by_name = st.fixed_dictionaries({"slot": s.slot(True)})
-            item = by_name if v < self.ids_since else st.one_of(
+            by_id = schema_facts.has_field(self.api, v, "topics.topic_id")      # KIP-516
+            item = by_name if not by_id else st.one_of(
                 by_name, by_name, st.fixed_dictionaries({"id_of": s.slot(False)}),
                 st.fixed_dictionaries({"id": st.uuids(version=4).map(str)}))
             return st.fixed_dictionaries({"api": st.just(self.name), "v": st.just(v),
@@ -149,7 +153,8 @@ class DeleteTopics(Operation):
         ids = {i["id"] for i in items if "id" in i}
         out = []
         for r in apis.results(self.api, resp):
-            tid = r.get("topic_id") if op["v"] >= self.ids_since else None
+            tid = r.get("topic_id") if schema_facts.has_field(
+                self.api, op["v"], "responses.topic_id", schema_facts.RESPONSE) else None
             key = ("id", tid) if tid in ids else ("name", r.get("name"))
             out.append((key, r["error_code"], r))
         return out
@@ -201,18 +206,19 @@ class Metadata(Operation):
     def draw(self, s, focused):
         def body(v):
             names = st.lists(s.slot(True), min_size=1, max_size=3, unique=True)
-            topics = names if v == 0 else st.none() | names
+            topics = st.none() | names if schema_facts.nullable(self.api, v, "topics") else names
             return st.fixed_dictionaries({"api": st.just(self.name), "v": st.just(v), "topics": topics})
         return s.version(self.api, True).flatmap(body)
 
     def resolve(self, run, op):
         m = run.model
         exists = [s for s in draws.SLOTS + draws.COLLIDING if m.name(s) in m.topics]
-        if op["topics"] is None and op["v"] == 0:
+        every = schema_facts.nullable(self.api, op["v"], "topics")      # null: every topic; v0: []
+        if op["topics"] is None and not every:
             op["topics"] = exists
-        if op["v"] < 4 and op["topics"] is not None:     # below v4 Kafka may auto-create
-            op["topics"] = [s for s in op["topics"] if s in exists]
-        if op["v"] == 0 and not op["topics"]:
+        if op["topics"] is not None and not schema_facts.has_field(self.api, op["v"], "allow_auto_topic_creation"):
+            op["topics"] = [s for s in op["topics"] if s in exists]     # Kafka may auto-create them
+        if not every and not op["topics"]:
             return None
         return op
 

@@ -6,10 +6,10 @@ principals); the proxy forwards the SASL handshake (SaslHandshake, SaslAuthentic
 untouched, and its side channel speaks as the suite's super user."""
 from __future__ import annotations
 
-from protocol import requests
+from protocol import requests, schema_facts
 from protocol.apis import SPECS, ApiKey, items
 from protocol.errors import Errors
-from .mutant import Mutant, mutant, recode, with_items
+from .mutant import Mutant, Recoding, mutant, with_items
 
 OVER = "kafka:4.4.0,preset=acl"
 #: the topic APIs A2 judges (Metadata apart)
@@ -69,21 +69,20 @@ class MetadataListsUndescribable(Mutant):
 
     def response(self, seen, body):
         asked = seen.request.get("topics")
-        if asked is not None and (asked or seen.api_version > 0):
-            return None                     # named topics (v0: [] means every topic)
+        if asked is not None and (asked or schema_facts.nullable(ApiKey.Metadata, seen.api_version, "topics")):
+            return None                     # named topics (v0, where the list cannot be null: [] means every topic)
         return self.upstream(ApiKey.Metadata, seen.api_version, seen.request)
 
 
 @mutant
-class ValidateOnlySkipsAuthorization(Mutant):
+class ValidateOnlySkipsAuthorization(Recoding):
     """A validate_only request is not authorized: topics the principal may not change
     answer NONE (only the real request is refused)."""
     name = "validate-only-skips-authorization"
     catches = ("A2",)
-    apis = (ApiKey.CreateTopics, ApiKey.CreatePartitions, ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs)
+    apis = schema_facts.declared_with("validate_only", naming=schema_facts.TOPIC_RESOURCES)
     over = OVER
+    recodes = (Errors.TOPIC_AUTHORIZATION_FAILED, Errors.NONE)
 
-    def response(self, seen, body):
-        if not seen.request.get("validate_only"):
-            return None
-        return recode(seen.api_key, body, Errors.TOPIC_AUTHORIZATION_FAILED, Errors.NONE)
+    def recodes_answer_to(self, seen):
+        return bool(seen.request.get("validate_only"))

@@ -14,6 +14,7 @@ runs the properties that read these answers through each and requires no ``error
 """
 from __future__ import annotations
 
+from protocol import schema_facts
 from protocol.apis import SPECS, ApiKey, items
 from .mutant import Mutant, mutant, with_items, with_results
 
@@ -77,5 +78,7 @@ class ResultsUnnamed(Mutant):
 
     def response(self, seen, body):
         key = SPECS[seen.api_key].item
-        if seen.api_version >= 6 and any(e.get(key) is not None for e in items(seen.api_key, body)):
+        nullable = schema_facts.nullable(seen.api_key, seen.api_version, schema_facts.results_path(seen.api_key, key),
+                                         schema_facts.RESPONSE)
+        if nullable and any(e.get(key) is not None for e in items(seen.api_key, body)):
             return with_items(seen.api_key, body, lambda e: {**e, key: None})

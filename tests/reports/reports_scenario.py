@@ -45,9 +45,12 @@ PARTIAL = '{"row_id": 999, "run_id": "aa-b", "started_at": "2026-11-'  # cut off
 def write_crafted(results_dir) -> dict:
     """Three runs of broker "crafted"; folder names sort against their start order."""
     a = [_c("P1", 19, 0, "pass"), _c("P1", 19, 1, "fail"), _c("P2", 19, 0, "pass"),
-         _c("V1", 19, 0, "unsupported"), _c("S1", None, None, "pass")]
+         _c("V1", 19, 0, "unsupported"), _c("S1", None, None, "pass"),
+         _c("P5", 19, 0, "pass"), _c("P5", 19, 0, "pass")]       # every test of P5 asked: pass
     b = [_c("P1", 19, 0, "fail"), _c("P1", 19, 1, "fail"), _c("P1", 19, 1, "pass"), _c("P2", 19, 0, "pass"),
-         _c("V1", 19, 0, "unsupported"), _c("S1", None, None, "pass")]
+         _c("V1", 19, 0, "unsupported"), _c("S1", None, None, "pass"),
+         # one test of P5 not asked: partial, though the unsupported row comes before the pass
+         _c("P5", 19, 0, "unsupported"), _c("P5", 19, 0, "pass")]
     b += [_c("C1", 44, i % 2, "pass") for i in range(200)]  # filler: a file Spark splits in several blocks
     c = [_c("P2", 19, 0, "fail", B2), _c("P1", 19, 0, "fail", B2), _c("P1", 19, 1, "pass", B2),
          # three checks of one cell: the failing one decides, though a pass comes after it

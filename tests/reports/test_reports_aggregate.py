@@ -42,16 +42,34 @@ def _cell(r):
     return (r["broker"], r["api_key"], r["api_version"], r["property"])
 
 
+def _state(outcomes: list[str]) -> str:
+    """A cell's state from its rows' outcomes, written out here apart from row_schema:
+    any fail; else any error; else pass when every row passed, partial when some passed and
+    the others were not asked; else unsupported or skip."""
+    seen = set(outcomes)
+    for o in ("fail", "error"):
+        if o in seen:
+            return o
+    if "pass" in seen:
+        return "pass" if seen == {"pass"} else "partial"
+    return "unsupported" if "unsupported" in seen else "skip"
+
+
+PASSING = ("pass", "partial")
+
+
 @pytest.fixture(scope="module")
 def py(results_dir):
     """The matrix, changes and flaky cells recomputed in plain Python.
 
-    Within a run the most severe row decides a cell (fail > error > pass > unsupported >
-    skip, the latest among equals); the latest run's verdict is the cell's latest outcome."""
+    Within a run a cell's state is what its rows say together (:func:`_state`); the most
+    severe row explains it (fail > error > unsupported > skip > pass, the latest among
+    equals); the latest run's state is the cell's latest outcome."""
     runs = _runs(results_dir)
     matrix = defaultdict(lambda: {"rows": 0, **{f"n_{o}": 0 for o in OUTCOMES}, "builds": set(),
                                   "latest": None, "first_fail": None})
-    per_run = defaultdict(dict)  # (broker, run order) -> cell -> (rank, the row deciding it)
+    per_run = defaultdict(dict)  # (broker, run order) -> cell -> [rank, the row explaining it, outcomes]
+    rank = {"pass": 0, "skip": 1, "unsupported": 2, "error": 3, "fail": 4}
     for start, run_id, path, rows, _ in runs:
         for r in rows:
             m = matrix[_cell(r)]
@@ -61,24 +79,31 @@ def py(results_dir):
             if r["outcome"] == "fail" and (m["first_fail"] is None or (start, run_id) < m["first_fail"]):
                 m["first_fail"] = (start, run_id)
             pr = per_run[(r["broker"], (start, run_id, path))]
-            decides = (row_schema.severity(r["outcome"]), row_schema.parse_time(r["started_at"]), r["row_id"])
-            if _cell(r) not in pr or decides > pr[_cell(r)][0]:
-                pr[_cell(r)] = (decides, r)
-    flaky = defaultdict(set)  # cell and build -> the outcomes of its runs
+            decides = (rank[r["outcome"]], row_schema.parse_time(r["started_at"]), r["row_id"])
+            if _cell(r) not in pr:
+                pr[_cell(r)] = [decides, r, []]
+            elif decides > pr[_cell(r)][0]:
+                pr[_cell(r)][:2] = [decides, r]
+            pr[_cell(r)][2].append(r["outcome"])
+    for cells in per_run.values():      # -> (rank, row, state, outcomes)
+        for cell, (d, r, outcomes) in list(cells.items()):
+            cells[cell] = (d, r, _state(outcomes), outcomes)
+    flaky = defaultdict(set)  # cell and build -> the states of its runs
     for (broker, (start, run_id, path)), cells in per_run.items():
-        for cell, (_, r) in cells.items():
+        for cell, (_, r, state, outcomes) in cells.items():
             m = matrix[cell]
             if m["latest"] is None or (start, run_id) > m["latest"][0]:
-                m["latest"] = ((start, run_id), r, path)
-            flaky[(broker, r["broker_impl"], r["broker_version"], *cell[1:])].add(r["outcome"])
+                m["latest"] = ((start, run_id), r, path, state, outcomes)
+            flaky[(broker, r["broker_impl"], r["broker_version"], *cell[1:])].add(
+                "pass" if state in PASSING else state)
     changes = set()
     for broker in {b for b, _ in per_run}:
         seq = sorted(o for b, o in per_run if b == broker)
         for prev, cur in zip(seq, seq[1:]):
             p, c = per_run[(broker, prev)], per_run[(broker, cur)]
             for cell in set(p) & set(c):
-                was, now = p[cell][1]["outcome"], c[cell][1]["outcome"]
-                if (was, now) in (("pass", "fail"), ("fail", "pass")):
+                was, now = p[cell][2], c[cell][2]
+                if (was in PASSING and now == "fail") or (was == "fail" and now in PASSING):
                     changes.add(("regression" if now == "fail" else "fix", *cell, prev[1], cur[1]))
     flaky_keys = {k for k, v in flaky.items() if {"pass", "fail"} <= v}
     return {"runs": runs, "matrix": dict(matrix), "changes": changes, "flaky": flaky_keys, "per_run": per_run}
@@ -96,8 +121,10 @@ def test_matrix_equals_python_recomputation(report, py):
         assert got["rows"] == want["rows"], cell
         assert {o: got[f"n_{o}"] for o in OUTCOMES} == {o: want[f"n_{o}"] for o in OUTCOMES}, cell
         assert got["runs"] == len(want["builds"]), cell
-        _, latest, path = want["latest"]
-        assert got["latest_outcome"] == latest["outcome"], cell
+        _, latest, path, state, outcomes = want["latest"]
+        assert got["latest_outcome"] == state, cell
+        assert (got["latest_tests"], got["latest_asked"]) == (len(outcomes), outcomes.count("pass")
+                                                              + outcomes.count("fail")), cell
         assert (got["latest_run_id"], got["latest_row_id"]) == (latest["run_id"], latest["row_id"]), cell
         assert got["latest_results"] == path, cell
         assert got["latest_message"] == latest["message"] and got["latest_source"] == latest["source"]
@@ -134,20 +161,22 @@ def test_runs_start_from_manifest_or_first_row(report):
 def test_scores_are_share_of_applicable_cells_passing(report):
     scores = {(s["broker"], s["scope"], s["api_key"]): s for s in report["tables"]["scores"]}
     # crafted, latest: CreateTopics P1v0 fail, P1v1 pass, P2v0 fail, T1v0 fail (pass, fail,
-    # pass in one run), V1v0 unsupported; IncrementalAlterConfigs C1 v0, v1 pass; whole-broker S1 pass.
+    # pass in one run), V1v0 unsupported, P5v0 partial (one test not asked); IncrementalAlterConfigs
+    # C1 v0, v1 pass; whole-broker S1 pass.
     ct = scores[(CRAFTED, "api", 19)]
-    assert (ct["cells"], ct["applicable"], ct["passing"], ct["n_unsupported"]) == (5, 4, 1, 1)
-    assert ct["score"] == pytest.approx(1 / 4)
+    assert (ct["cells"], ct["applicable"], ct["passing"], ct["n_unsupported"], ct["n_partial"], ct["n_pass"]) \
+        == (6, 5, 2, 1, 1, 1)
+    assert ct["score"] == pytest.approx(2 / 5)
     assert scores[(CRAFTED, "api", 44)]["score"] == 1.0
     assert scores[(CRAFTED, "api", None)]["score"] == 1.0
     overall = scores[(CRAFTED, "overall", None)]
-    assert (overall["cells"], overall["applicable"], overall["passing"]) == (8, 7, 4)
+    assert (overall["cells"], overall["applicable"], overall["passing"]) == (9, 8, 5)
     # every broker: recompute from the matrix's latest outcomes
     for (broker, scope, api), s in scores.items():
         cells = [m for m in report["tables"]["matrix"] if m["broker"] == broker
                  and (scope == "overall" or m["api_key"] == api)]
-        app = [m for m in cells if m["latest_outcome"] in ("pass", "fail")]
-        passing = sum(m["latest_outcome"] == "pass" for m in app)
+        app = [m for m in cells if m["latest_outcome"] in ("pass", "partial", "fail")]
+        passing = sum(m["latest_outcome"] in PASSING for m in app)
         assert (s["cells"], s["applicable"], s["passing"]) == (len(cells), len(app), passing)
         assert s["score"] == (pytest.approx(passing / len(app)) if app else None)
 
@@ -213,9 +242,9 @@ def test_runs_with_only_malformed_lines_give_empty_tables_and_a_page(spark, tmp_
 def test_history_is_each_runs_score_per_broker(report, py):
     want = {}
     for (broker, (start, run_id, path)), cells in py["per_run"].items():
-        outcomes = [r["outcome"] for _, r in cells.values()]
-        app = [o for o in outcomes if o in ("pass", "fail")]
-        passing = outcomes.count("pass")
+        outcomes = [state for _, _, state, _ in cells.values()]
+        app = [o for o in outcomes if o in ("pass", "partial", "fail")]
+        passing = sum(o in PASSING for o in app)
         want[(broker, run_id)] = (len(outcomes), len(app), passing, passing / len(app) if app else None, path)
     got = {(h["broker"], h["run_id"]): (h["cells"], h["applicable"], h["passing"], h["score"], h["results"])
            for h in report["tables"]["history"]}
@@ -223,18 +252,18 @@ def test_history_is_each_runs_score_per_broker(report, py):
     for k, w in want.items():
         assert got[k][:3] == w[:3] and got[k][4] == w[4], k
         assert got[k][3] == (pytest.approx(w[3]) if w[3] is not None else None), k
-    # crafted: zz-a 3 of 4 applicable pass (V1 unsupported), aa-b 4 of 6 (P1 v0 and P1 v1 fail),
-    # mm-c 1 of 4 (P2, P1 v0 and T1 fail)
-    crafted = {h["run_id"]: (h["passing"], h["applicable"]) for h in report["tables"]["history"]
+    # crafted: zz-a 4 of 5 applicable pass (V1 unsupported), aa-b 5 of 7 (P1 v0 and P1 v1 fail;
+    # P5 partial passes what was asked), mm-c 1 of 4 (P2, P1 v0 and T1 fail)
+    crafted = {h["run_id"]: (h["passing"], h["applicable"], h["n_partial"]) for h in report["tables"]["history"]
                if h["broker"] == CRAFTED}
-    assert crafted == {"zz-a": (3, 4), "aa-b": (4, 6), "mm-c": (1, 4)}
+    assert crafted == {"zz-a": (4, 5, 0), "aa-b": (5, 7, 1), "mm-c": (1, 4, 0)}
 
 
 def test_each_cell_knows_when_it_last_changed(report, py):
     seqs = defaultdict(list)  # cell -> [(run order, outcome)]
     for (broker, order), cells in py["per_run"].items():
-        for cell, (_, r) in cells.items():
-            seqs[cell].append((order, r["outcome"]))
+        for cell, (_, _, state, _) in cells.items():
+            seqs[cell].append((order, state))
     for m in report["tables"]["matrix"]:
         seq = sorted(seqs[_key(m)])
         flips = [(seq[i][0][1], seq[i - 1][1]) for i in range(1, len(seq)) if seq[i][1] != seq[i - 1][1]]
@@ -245,3 +274,9 @@ def test_each_cell_knows_when_it_last_changed(report, py):
     assert (m[("P1", 19, 0)]["last_change_run_id"], m[("P1", 19, 0)]["last_change_from"]) == ("aa-b", "pass")
     assert (m[("P2", 19, 0)]["last_change_run_id"], m[("P2", 19, 0)]["last_change_from"]) == ("mm-c", "pass")
     assert m[("V1", 19, 0)]["last_change_run_id"] is None  # unsupported in both runs that had it
+    # P5: pass in zz-a (both tests asked), partial in aa-b (one not asked): a cell never says
+    # more than was asked, whatever order its rows came in
+    p5 = m[("P5", 19, 0)]
+    assert (p5["latest_outcome"], p5["latest_asked"], p5["latest_tests"]) == ("partial", 1, 2)
+    assert (p5["last_change_run_id"], p5["last_change_from"]) == ("aa-b", "pass")
+    assert p5["latest_message"] == "unsupported: v0 not advertised"   # the row explaining it: the unasked one

@@ -17,8 +17,8 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 
 def _cells(outcomes: dict) -> list[dict]:
-    """{(property, api_key, version): outcome} -> rows for broker tansu."""
-    return [row("tansu", p, k, v, o) for (p, k, v), o in outcomes.items()]
+    """{(property, api_key, version): outcome} -> rows for broker tansu (one check each)."""
+    return [row("tansu", p, k, v, o, check=f"test_{p.lower()}") for (p, k, v), o in outcomes.items()]
 
 
 BASE = {("P1", 19, 0): "pass", ("P1", 19, 1): "pass", ("P2", 19, 0): "fail", ("V1", 19, 0): "pass"}
@@ -165,3 +165,53 @@ def test_no_shared_cell_fails_the_gate(tmp_path, base_run, capsys):
     base = write_run(tmp_path / "b2", "run-b2", other[:0] + [row("tansu", "P9", 19, 0, "pass")], start=T0)
     status, out = _gate(capsys, new, "--baseline", base)
     assert status == 1 and "share no cell" in out and "gate: FAIL: 0 cells compared" in out
+
+
+def test_a_cell_with_a_test_not_asked_is_partial_not_pass(tmp_path, base_run, capsys):
+    """P1 v0 gets a second test that was not asked (unsupported): the cell is partial, never
+    pass, whatever order its rows came in, and pass -> partial fails the gate."""
+    for unasked in ("unsupported", "skip"):
+        rows = _cells(BASE) + [row("tansu", "P1", 19, 0, unasked)]
+        new = write_run(tmp_path / unasked, "run-new", rows[::-1], start=T0 + dt.timedelta(hours=1))
+        status, out = _gate(capsys, new, "--baseline", base_run)
+        assert status == 1, out
+        assert "FAIL: 1 cell(s) went from pass to partial" in out
+        assert "tansu CreateTopics(19) v0 P1: pass -> partial (1 of 2 tests asked)" in out
+    # the same cell asked in full is pass again
+    full = write_run(tmp_path / "full", "run-full", _cells(BASE) + [row("tansu", "P1", 19, 0, "pass")],
+                     start=T0 + dt.timedelta(hours=2))
+    assert _gate(capsys, full, "--baseline", base_run)[0] == 0
+
+
+def test_a_new_failing_row_inside_a_failing_cell_fails_the_gate(tmp_path, base_run, capsys):
+    """P2 v0 failed in the baseline; a second test of it failing now is a new finding."""
+    second = row("tansu", "P2", 19, 0, "fail", check="test_p2_other", message="P2: a second finding")
+    new = write_run(tmp_path / "new", "run-new", _cells(BASE) + [second], start=T0 + dt.timedelta(hours=1))
+    status, out = _gate(capsys, new, "--baseline", base_run)
+    assert status == 1 and "FAIL: 1 cell(s) gained a failing row the baseline did not have" in out
+    assert "new failing row 5 (test_p2_other): P2: a second finding" in out
+    # the baseline's own failing row alone, again: unchanged
+    assert _gate(capsys, _run(tmp_path, BASE, name="run-same"), "--baseline", base_run)[0] == 0
+
+
+def test_failing_rows_without_a_check_are_not_told_apart_and_say_so(tmp_path, capsys):
+    """Rows written before the suite wrote ``check``: their messages name each run's topics,
+    so a new failing row cannot be told from an old one; the gate says so instead of failing."""
+    old = [{k: v for k, v in r.items() if k != "check"} for r in _cells(BASE)]
+    base = write_run(tmp_path / "old", "run-old", old, start=T0)
+    second = row("tansu", "P2", 19, 0, "fail", check="test_p2_other", message="P2: a second finding")
+    new = write_run(tmp_path / "new", "run-new", _cells(BASE) + [second], start=T0 + dt.timedelta(hours=1))
+    status, out = _gate(capsys, new, "--baseline", base)
+    assert status == 0 and "1 failing cell(s) of the baseline have rows that name no check" in out
+
+
+def test_a_format_1_baseline_is_read_with_a_note(tmp_path, base_run, capsys):
+    path = tmp_path / "old.json"
+    assert _gate(capsys, base_run, "--write-baseline", path)[0] == 0
+    doc = json.loads(path.read_text())
+    doc["format"] = gate.FORMAT_1
+    for c in doc["cells"]:
+        del c["counts"], c["failing"]
+    path.write_text(json.dumps(doc))
+    status, out = _gate(capsys, base_run, "--baseline", path)
+    assert status == 0 and "format 1" in out and "rewrite it with --write-baseline" in out

@@ -1,0 +1,232 @@
+"""Released Kafka's reviewed defects (``kafka_known_deviations.json``) as the suite uses them.
+
+Each entry names one request *shape* (:data:`SHAPES`: a predicate over a request body, as
+the codec writes it) that a release line of Apache Kafka answers wrongly, and the one
+dedicated check that asks exactly that shape (the test marked
+``@pytest.mark.known_deviation(ENTRY_ID)``). Where an entry applies to the broker under
+check (:func:`applying`: its implementation, release line and, when the entry lists
+modes, its mode), the generators of every other check leave the shape out
+(:func:`avoided_shapes`), so one defect costs one row per version of its dedicated check
+instead of muting every check that happens to draw it; on every other broker the shape is
+drawn as usual and the dedicated check is an ordinary check of the conforming answer.
+
+``reports/known.py`` reads the same file (it imports nothing of the suite) and matches a
+failing row by the entry's whole shape: property, dedicated test, API and versions,
+release line, the anchored ``message_regex`` and the ``request_regex`` over the request.
+``tests/test_known_deviations.py`` checks that the regex and the predicate agree.
+
+Adding an entry: a predicate in :data:`SHAPES` (and, where a generator can draw the
+shape, that generator leaving it out when :func:`avoided_shapes` names it), the entry in
+the JSON file, and its dedicated check beside the property it concerns.
+"""
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from protocol.apis import ZERO_UUID, AlterConfigOp, ApiKey, ConfigResourceType
+
+from . import KNOWN_DEVIATIONS, topic_names
+from .topic_config import CONFIGS
+
+FORMAT = "kafka-admin-conformance/known-deviations/2"
+
+
+@dataclass(frozen=True)
+class Shape:
+    """A request shape: ``holds(body)`` for a request of ``api_key`` (any version)."""
+    id: str
+    api_key: ApiKey
+    says: str
+    holds: Callable[[dict], bool]
+
+    def of(self, api_key: int, body: dict) -> bool:
+        return int(api_key) == int(self.api_key) and bool(self.holds(body or {}))
+
+
+def _a_resource_named_twice(body: dict) -> bool:
+    seen = set()
+    for r in body.get("resources") or []:
+        key = (r.get("resource_type"), r.get("resource_name"))
+        if key in seen:
+            return True
+        seen.add(key)
+    return False
+
+
+def _two_names_colliding(body: dict) -> bool:
+    """Two different legal names of one CreateTopics request equal once '.' and '_' are the
+    same (apache/kafka clients/src/main/java/org/apache/kafka/common/internals/Topic.java
+    hasCollision, unifyCollisionChars; an illegal name is refused before any collision)."""
+    seen: dict[str, str] = {}
+    for t in body.get("topics") or []:
+        name = t.get("name")
+        if not isinstance(name, str) or ("." not in name and "_" not in name) or not topic_names.is_legal(name):
+            continue
+        key = topic_names.collision_key(name)
+        if seen.get(key, name) != name:
+            return True
+        seen[key] = name
+    return False
+
+
+#: IncrementalAlterConfigs' operations (IncrementalAlterConfigsRequest.json ConfigOperation:
+#: SET, DELETE, APPEND, SUBTRACT).
+_OPERATIONS = frozenset(range(4))
+
+
+def _an_unknown_operation_on_a_topic(body: dict) -> bool:
+    return any(r.get("resource_type") == ConfigResourceType.TOPIC
+               and any(c.get("config_operation") not in _OPERATIONS for c in r.get("configs") or [])
+               for r in body.get("resources") or [])
+
+
+def _a_partition_above_1(body: dict) -> bool:
+    """A DescribeShareGroupOffsets partition index above 1: the suite's topics that exist
+    have partitions 0 and 1, so a higher index names a partition an existing topic may lack
+    (a topic that does not exist is answered at once)."""
+    return any(isinstance(p, int) and p >= 2 for g in body.get("groups") or []
+               for t in g.get("topics") or [] for p in t.get("partitions") or [])
+
+
+def _a_list_op_on_an_unknown_key(body: dict) -> bool:
+    """APPEND or SUBTRACT of a key no topic config of the suite's table has, on a topic
+    (reference/topic_config.py CONFIGS: wider than Kafka's unknown keys, which is what a
+    generator leaving the shape out needs)."""
+    return any(r.get("resource_type") == ConfigResourceType.TOPIC
+               and any(c.get("config_operation") in (AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT)
+                       and c.get("name") not in CONFIGS for c in r.get("configs") or [])
+               for r in body.get("resources") or [])
+
+
+def _an_entry_naming_nothing(body: dict) -> bool:
+    """A DeleteTopics v6+ entry with a null name and the zero topic id (the codec writes
+    ``Uuid.ZERO_UUID`` as None or ZERO_UUID)."""
+    return any(isinstance(t, dict) and t.get("name") is None and t.get("topic_id") in (None, ZERO_UUID)
+               for t in body.get("topics") or [])
+
+
+#: The run's share groups are named ``<prefix>sg-...`` (strategies/entities.py ``share_groups``),
+#: apart from the groups it commits offsets to (``<prefix>g-...``).
+SHARE_GROUP_MARK = "-sg-"
+
+
+def _to_a_share_group(body: dict) -> bool:
+    return SHARE_GROUP_MARK in str(body.get("group_id") or "")
+
+
+#: AlterConfigs naming one resource (type and name) twice: Kafka never answers it
+#: (entry ``alter-configs-duplicate-resource-never-answered``).
+ALTER_CONFIGS_RESOURCE_TWICE = "alter-configs-resource-named-twice"
+#: One CreateTopics naming two names that collide by '.'/'_': KRaft Kafka creates both
+#: (entry ``create-topics-colliding-names-in-one-request-both-created``).
+CREATE_TOPICS_NAMES_COLLIDING = "create-topics-names-colliding-in-one-request"
+#: IncrementalAlterConfigs with an operation byte none of the four on a TOPIC resource: Kafka's
+#: controller fails over (entry ``incremental-alter-configs-unknown-operation-fails-the-controller-over``).
+INCREMENTAL_ALTER_CONFIGS_UNKNOWN_OPERATION = "incremental-alter-configs-unknown-operation"
+#: DescribeShareGroupOffsets naming a partition above 1: Kafka answers a partition an existing
+#: topic lacks only after ~28 s (entry ``describe-share-group-offsets-missing-partition-stalls``).
+SHARE_GROUP_OFFSETS_PARTITION_ABOVE_1 = "describe-share-group-offsets-partition-above-1"
+#: OffsetCommit to a share group (below v9 Kafka answers GROUP_ID_NOT_FOUND, a v9+ code:
+#: entry ``offset-commit-to-share-group-answers-group-id-not-found-below-v9``).
+OFFSET_COMMIT_TO_A_SHARE_GROUP = "offset-commit-to-a-share-group"
+
+#: IncrementalAlterConfigs APPEND/SUBTRACT of an unknown key on a topic: ZooKeeper-mode Kafka
+#: answers UNKNOWN_SERVER_ERROR (entry ``incremental-alter-configs-append-unknown-key-unknown-server-error``).
+INCREMENTAL_ALTER_CONFIGS_LIST_OP_ON_AN_UNKNOWN_KEY = "incremental-alter-configs-list-op-on-an-unknown-key"
+#: A DeleteTopics entry with neither name nor id: ZooKeeper-mode Kafka answers
+#: TOPIC_AUTHORIZATION_FAILED (entry ``delete-topics-neither-name-nor-id-authorization-failed``).
+DELETE_TOPICS_ENTRY_NAMING_NOTHING = "delete-topics-entry-naming-nothing"
+
+SHAPES: dict[str, Shape] = {s.id: s for s in (
+    Shape(ALTER_CONFIGS_RESOURCE_TWICE, ApiKey.AlterConfigs,
+          "an AlterConfigs request naming one resource (type and name) twice", _a_resource_named_twice),
+    Shape(CREATE_TOPICS_NAMES_COLLIDING, ApiKey.CreateTopics,
+          "a CreateTopics request naming two topics that collide by '.'/'_'", _two_names_colliding),
+    Shape(INCREMENTAL_ALTER_CONFIGS_UNKNOWN_OPERATION, ApiKey.IncrementalAlterConfigs,
+          "an IncrementalAlterConfigs request with an unknown operation on a topic", _an_unknown_operation_on_a_topic),
+    Shape(SHARE_GROUP_OFFSETS_PARTITION_ABOVE_1, ApiKey.DescribeShareGroupOffsets,
+          "a DescribeShareGroupOffsets request naming a partition above 1", _a_partition_above_1),
+    Shape(OFFSET_COMMIT_TO_A_SHARE_GROUP, ApiKey.OffsetCommit,
+          "an OffsetCommit request to one of the run's share groups", _to_a_share_group),
+    Shape(INCREMENTAL_ALTER_CONFIGS_LIST_OP_ON_AN_UNKNOWN_KEY, ApiKey.IncrementalAlterConfigs,
+          "an IncrementalAlterConfigs request appending to or subtracting from an unknown topic config",
+          _a_list_op_on_an_unknown_key),
+    Shape(DELETE_TOPICS_ENTRY_NAMING_NOTHING, ApiKey.DeleteTopics,
+          "a DeleteTopics request with an entry naming neither a topic nor an id", _an_entry_naming_nothing),
+)}
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One reviewed defect: which brokers it applies to, its shape and its dedicated check."""
+    id: str
+    broker_impl: str
+    releases: tuple[str, ...]       # release lines "X.Y"
+    modes: tuple[str, ...] | None   # None: every mode
+    property: str
+    test: str
+    shape: Shape
+    api_versions: tuple[int, ...]
+    doc: dict
+
+    def applies(self, impl: str | None, version: str | None, mode: str | None = None) -> bool:
+        return (impl == self.broker_impl and release_line(version) in self.releases
+                and (self.modes is None or (mode or "kraft") in self.modes))
+
+
+def release_line(version: str | None) -> str | None:
+    m = re.match(r"(\d+)\.(\d+)", version or "")
+    return f"{m.group(1)}.{m.group(2)}" if m else None
+
+
+def read(path: str = KNOWN_DEVIATIONS) -> tuple[Entry, ...]:
+    """The entries of the list; ValueError (one line) when the list is malformed."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            doc = json.load(fh)
+    except (OSError, ValueError) as e:
+        raise ValueError(f"cannot read the known deviations {path}: {e}") from None
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        raise ValueError(f"{path}: not a known-deviations file (format {FORMAT})")
+    out = []
+    for i, e in enumerate(doc.get("deviations") or [], 1):
+        try:
+            shape = SHAPES[e["shape"]]
+            out.append(Entry(e["id"], e["broker_impl"], tuple(e["releases"]),
+                             tuple(e["modes"]) if e.get("modes") else None, e["property"], e["test"],
+                             shape, tuple(e["api_versions"]), e))
+        except KeyError as k:
+            raise ValueError(f"{path}: entry {e.get('id', i)}: missing or unknown {k}") from None
+    return tuple(out)
+
+
+_ENTRIES: tuple[Entry, ...] | None = None
+
+
+def entries() -> tuple[Entry, ...]:
+    global _ENTRIES
+    if _ENTRIES is None:
+        _ENTRIES = read()
+    return _ENTRIES
+
+
+def entry(entry_id: str) -> Entry:
+    found = [e for e in entries() if e.id == entry_id]
+    if not found:
+        raise KeyError(f"no known deviation {entry_id!r} in {KNOWN_DEVIATIONS}")
+    return found[0]
+
+
+def applying(impl: str | None, version: str | None, mode: str | None = None) -> tuple[Entry, ...]:
+    """The entries that apply to a broker of this implementation, version and mode."""
+    return tuple(e for e in entries() if e.applies(impl, version, mode))
+
+
+def avoided_shapes(impl: str | None, version: str | None, mode: str | None = None,
+                   asked: str | None = None) -> frozenset[str]:
+    """The shapes generators leave out on such a broker: every applying entry's, except the
+    one the dedicated check of entry ``asked`` asks."""
+    return frozenset(e.shape.id for e in applying(impl, version, mode) if e.id != asked)

@@ -1,0 +1,268 @@
+"""The known deviations of Kafka as the suite uses them (reference/known_deviations.py): each
+entry's shape predicate and its request regex agree, each has exactly one dedicated check
+that asks that shape, the generators of every other check leave the shape out only where
+the entry applies, the harness refuses to send it from any other check, and
+``python -m fixtures.known`` confirms an entry by comparing the answer with its
+conforming answer, with one line for bad input."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from protocol import codec
+from protocol.apis import ApiKey
+from reference import known_deviations as kd
+from reports import known as report_known
+from strategies import batches
+
+ROOT = Path(__file__).resolve().parents[1]
+ENTRIES = kd.entries()
+
+
+def test_both_readers_read_the_same_entries():
+    assert ENTRIES, "the list is empty"
+    assert [e.id for e in ENTRIES] == [k.id for k in report_known.read()]
+    for e, k in zip(ENTRIES, report_known.read()):
+        assert (e.property, e.test, e.api_versions) == (k.property, k.test, k.api_versions)
+        assert int(e.shape.api_key) == k.api_key
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: e.id)
+def test_the_recorded_request_has_the_entry_shape(entry):
+    _, body = codec.decode_request(bytes.fromhex(entry.doc["request_hex"])[4:])
+    assert entry.shape.of(entry.shape.api_key, body)
+    assert re.search(entry.doc["request_regex"], json.dumps(body, sort_keys=True, default=str))
+    if entry.doc.get("control_hex"):
+        _, control = codec.decode_request(bytes.fromhex(entry.doc["control_hex"])[4:])
+        assert not entry.shape.of(entry.shape.api_key, control), "the control has the defect's shape"
+
+
+_NAMES = st.sampled_from(["a", "b", "kac-1-x", "x.y", "x_y"])
+_RESOURCES = st.lists(st.fixed_dictionaries({
+    "resource_type": st.sampled_from([2, 4]), "resource_name": _NAMES,
+    "configs": st.lists(st.fixed_dictionaries({"name": st.sampled_from(["retention.ms", "x"]),
+                                               "value": st.sampled_from(["1", None])}), max_size=2)}),
+    max_size=4)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_RESOURCES)
+def test_the_alter_configs_shape_and_its_regex_agree(resources):
+    entry = kd.entry("alter-configs-duplicate-resource-never-answered")
+    body = {"resources": resources, "validate_only": False}
+    by_regex = bool(re.search(entry.doc["request_regex"], json.dumps(body, sort_keys=True)))
+    assert entry.shape.of(ApiKey.AlterConfigs, body) == by_regex
+    assert not entry.shape.of(ApiKey.IncrementalAlterConfigs, body)       # another API: another shape
+
+
+_TOPICS = st.lists(st.text("ab._", min_size=1, max_size=4).map(lambda t: "kac-1-" + t), min_size=1, max_size=3).map(
+    lambda names: {"topics": [{"name": n, "num_partitions": 1, "replication_factor": 1, "assignments": [],
+                               "configs": []} for n in names], "timeout_ms": 5000, "validate_only": False})
+
+
+def _one_swap(a: str, b: str) -> bool:
+    diff = [(x, y) for x, y in zip(a, b) if x != y]
+    return len(a) == len(b) and len(diff) == 1 and set(diff[0]) == {".", "_"}
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TOPICS)
+def test_the_create_topics_collision_shape_and_its_regex_agree(body):
+    """The regex names the shape the dedicated check sends (two names one '.'/'_' apart);
+    the predicate is the wider rule generators avoid (any two legal names colliding)."""
+    entry = kd.entry("create-topics-colliding-names-in-one-request-both-created")
+    by_regex = bool(re.search(entry.doc["request_regex"], json.dumps(body, sort_keys=True)))
+    by_shape = entry.shape.of(ApiKey.CreateTopics, body)
+    names = [t["name"] for t in body["topics"]]
+    one_swap = any(_one_swap(a, b) for i, a in enumerate(names) for b in names[i + 1:])
+    assert by_regex <= by_shape                      # the regex never names what the rule does not
+    assert (by_shape and one_swap) <= by_regex       # and names every pair one '.'/'_' apart
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.integers(-3, 12), min_size=1, max_size=3), min_size=1, max_size=2))
+def test_the_unknown_operation_shape_and_its_regex_agree(ops):
+    entry = kd.entry("incremental-alter-configs-unknown-operation-fails-the-controller-over")
+    body = {"validate_only": False, "resources": [
+        {"resource_type": 2, "resource_name": f"kac-1-{i}", "configs": [
+            {"name": "retention.ms", "config_operation": o, "value": "1"} for o in r]} for i, r in enumerate(ops)]}
+    by_regex = bool(re.search(entry.doc["request_regex"], json.dumps(body, sort_keys=True)))
+    assert entry.shape.of(ApiKey.IncrementalAlterConfigs, body) == by_regex
+    broker = {**body, "resources": [{**r, "resource_type": 4} for r in body["resources"]]}
+    assert not entry.shape.of(ApiKey.IncrementalAlterConfigs, broker)     # Kafka checks a BROKER's op
+
+
+def _dedicated() -> dict[str, list]:
+    """Entry id -> the conformance tests marked as its dedicated check."""
+    proc = subprocess.run([sys.executable, "-c", (
+        "import json, pytest\n"
+        "from fixtures.plugin import check_id\n"
+        "class P:\n"
+        "    found = {}\n"
+        "    def pytest_collection_modifyitems(self, items):\n"
+        "        for i in items:\n"
+        "            m = i.get_closest_marker('known_deviation')\n"
+        "            if m:\n"
+        "                p = i.get_closest_marker('prop').args[0]\n"
+        "                P.found.setdefault(m.args[0], set()).add((check_id(i), p))\n"
+        "pytest.main(['conformance', '--collect-only', '-q', '-p', 'no:cacheprovider'], plugins=[P()])\n"
+        "print('FOUND=' + json.dumps({k: sorted(v) for k, v in P.found.items()}))\n")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("FOUND="))
+    return json.loads(line[len("FOUND="):])
+
+
+def test_every_entry_has_exactly_one_dedicated_check_named_in_it():
+    found = _dedicated()
+    assert set(found) == {e.id for e in ENTRIES}, found
+    for e in ENTRIES:
+        # one check (the test function, or one kind of it), at every version it is parametrised over
+        assert found[e.id] == [[e.test, e.property]], (e.id, found[e.id])
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnknownMarkWarning")    # the conformance plugin registers them
+def test_the_dedicated_check_asks_the_entry_shape_first():
+    from conformance.test_configs import RESOURCE_TWICE_CASE, _legacy_body
+
+    entry = kd.entry("alter-configs-duplicate-resource-never-answered")
+    ops = [tuple(o) for o in RESOURCE_TWICE_CASE["ops"]]
+    for v in entry.api_versions:
+        body = _legacy_body([("kac-1-t", ops)] * 2, v)
+        assert entry.shape.of(ApiKey.AlterConfigs, body)
+        assert re.search(entry.doc["request_regex"], json.dumps(body, sort_keys=True))
+
+
+def test_an_entry_applies_by_implementation_release_line_and_mode():
+    e = kd.entry("alter-configs-duplicate-resource-never-answered")
+    assert e.applies("apache-kafka", "4.4.0") and e.applies("apache-kafka", "3.9.1")
+    assert not e.applies("apache-kafka", "5.0.0") and not e.applies("tansu", "4.4.0")
+    assert not e.applies("noida-db", None)
+    shape = e.shape.id
+    assert shape in kd.avoided_shapes("apache-kafka", "4.4.0")
+    assert shape not in kd.avoided_shapes("tansu", "0.6.0")
+    assert shape not in kd.avoided_shapes("apache-kafka", "4.4.0", asked=e.id)     # its dedicated check
+    narrowed = kd.Entry(**{**e.__dict__, "modes": ("zk",)})
+    assert narrowed.applies("apache-kafka", "3.9.1", "zk") and not narrowed.applies("apache-kafka", "3.9.1")
+
+
+def test_the_batches_leave_an_avoided_shape_out_and_only_it():
+    shape = kd.ALTER_CONFIGS_RESOURCE_TWICE
+    every = batches.item_strategies(ApiKey.AlterConfigs, batches.Params())
+    avoided = batches.item_strategies(ApiKey.AlterConfigs, batches.Params(avoid=frozenset({shape})))
+    assert set(every) - set(avoided) == {"duplicate"}
+    assert {k.shape for k in batches.KINDS[ApiKey.AlterConfigs].values()} == {None, shape}
+    # another API's kinds are untouched
+    assert set(batches.item_strategies(ApiKey.IncrementalAlterConfigs, batches.Params(avoid=frozenset({shape})))) \
+        == set(batches.KINDS[ApiKey.IncrementalAlterConfigs])
+
+
+class _Row:
+    def __init__(self, avoided):
+        self.avoided_shapes = avoided
+        self.ranges = {ApiKey.AlterConfigs: (0, 2)}
+
+
+@pytest.mark.parametrize("avoided", [frozenset(), frozenset({kd.ALTER_CONFIGS_RESOURCE_TWICE})])
+def test_s1_draws_a_resource_twice_only_where_the_shape_is_not_avoided(avoided):
+    from conformance.stateful.steps import BY_KEY, Strategies
+
+    strategy = BY_KEY[ApiKey.AlterConfigs].draw(Strategies(_Row(avoided)), True)
+    seen = []
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(strategy)
+    def draw(op):
+        slots = [r["slot"] for r in op["resources"]]
+        seen.append(len(slots) != len(set(slots)))
+
+    draw()
+    assert any(seen) == (not avoided)
+
+
+def test_the_harness_refuses_to_send_an_avoided_shape():
+    from fixtures.harness import Check, KnownShapeDrawn
+
+    c = Check.__new__(Check)
+    c.asks_known, c._avoided = None, frozenset({kd.ALTER_CONFIGS_RESOURCE_TWICE})
+    twice = {"resources": [{"resource_type": 2, "resource_name": "t", "configs": []}] * 2, "validate_only": False}
+    with pytest.raises(KnownShapeDrawn, match="alter-configs-resource-named-twice"):
+        c.not_a_known_shape(ApiKey.AlterConfigs, 0, twice)
+    c.not_a_known_shape(ApiKey.AlterConfigs, 0, {**twice, "resources": twice["resources"][:1]})
+    c.not_a_known_shape(ApiKey.IncrementalAlterConfigs, 0, twice)
+    c._avoided = frozenset()
+    c.not_a_known_shape(ApiKey.AlterConfigs, 0, twice)
+
+
+# -- python -m fixtures.known --------------------------------------------------------------
+
+def _known(*args, timeout=120):
+    return subprocess.run([sys.executable, "-m", "fixtures.known", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=timeout)
+
+
+@pytest.mark.parametrize("args,says", [
+    (["--bootstrap", "nohost"], "--bootstrap nohost: write HOST:PORT"),
+    (["--bootstrap", "127.0.0.1:abc"], "write HOST:PORT"),
+    (["--bootstrap", "127.0.0.1:1"], "is a broker listening there?"),
+    (["--known", "/nonexistent/k.json"], "cannot read the known deviations"),
+])
+def test_bad_input_is_one_line(args, says):
+    proc = _known(*args)
+    assert proc.returncode == 2, proc.stdout + proc.stderr
+    assert says in proc.stderr and proc.stderr.count("\n") == 1 and "Traceback" not in proc.stderr, proc.stderr
+
+
+def _entry_file(tmp_path, **changes) -> str:
+    doc = json.loads(Path(kd.KNOWN_DEVIATIONS).read_text())
+    entry = {**doc["deviations"][0], **changes}
+    for k, v in changes.items():
+        if v is None:
+            del entry[k]
+    doc["deviations"] = [entry]
+    path = tmp_path / "known.json"
+    path.write_text(json.dumps(doc))
+    return str(path)
+
+
+def test_a_broken_entry_is_one_line(tmp_path):
+    proc = _known("--known", _entry_file(tmp_path, request_hex="zz"), "--bootstrap", "127.0.0.1:1")
+    assert proc.returncode == 2 and "request_hex is not hex" in proc.stderr and "Traceback" not in proc.stderr
+    proc = _known("--known", _entry_file(tmp_path, conforming_answer=None), "--bootstrap", "127.0.0.1:1")
+    assert proc.returncode == 2 and "lacks conforming_answer" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_an_entry_is_confirmed_against_its_conforming_answer(noida, tmp_path):
+    """noida answers AlterConfigs naming a resource twice with its own codes, not the
+    conforming 42: the entry's deviation reproduces there (by its codes, not by silence); through the
+    config shim, which answers as Kafka means to, it does not. Without a control_hex the
+    codes still decide: no traceback."""
+    at = f"{noida.host}:{noida.port}"
+    proc = _known("--bootstrap", at)
+    assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stdout + proc.stderr
+    assert "alter-configs-duplicate-resource-never-answered @ " in proc.stdout
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("alter-configs-duplicate-resource-never-answered"))
+    assert ": reproduced: control answered" in line and "the request: answered" in line, line
+    assert "codes [INVALID_REQUEST, INVALID_REQUEST]" not in line
+    proc = _known("--bootstrap", at, "--known", _entry_file(tmp_path, control_hex=None))
+    assert ": reproduced: the request: answered" in proc.stdout, proc.stdout + proc.stderr
+
+
+def test_a_conforming_broker_does_not_reproduce_the_entry(tmp_path):
+    from fixtures.targets import make_target
+
+    target = make_target("proxy:kafka-config-shim@noida")
+    info = target.start()
+    try:
+        proc = _known("--bootstrap", f"{info.host}:{info.port}")
+    finally:
+        target.stop()
+    line = next(x for x in proc.stdout.splitlines() if x.startswith("alter-configs-duplicate-resource-never-answered"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert ": NOT reproduced: control answered" in line and "codes [INVALID_REQUEST, INVALID_REQUEST]" in line
+    assert "Traceback" not in proc.stdout + proc.stderr
