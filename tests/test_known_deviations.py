@@ -313,3 +313,16 @@ def test_only_c4s_unknown_key_list_op_kind_draws_the_zookeeper_append_shape(kind
         assert by_shape == bool(re.search(entry.doc["request_regex"], json.dumps(body, sort_keys=True)))
 
     drawn()
+
+
+def test_fixtures_known_starts_an_entry_of_zookeeper_mode_in_that_mode():
+    """``python -m fixtures.known`` starts an entry's releases in its first mode (``--mode``
+    overrides): a ZooKeeper-mode entry on ``kafka:VERSION,mode=zk``."""
+    from fixtures import known as fk
+
+    assert fk.target_spec("3.9.2", "zk") == "kafka:3.9.2,mode=zk"
+    assert fk.target_spec("4.4.0", "kraft") == "kafka:4.4.0"
+    zk = [e for e in ENTRIES if e.modes == ("zk",)]
+    assert zk and all(set(e.releases) <= {f"3.{n}" for n in range(3, 10)} for e in zk)
+    assert {e.id for e in ENTRIES if e.applies("apache-kafka", "3.5.2", "zk")} >= {e.id for e in zk}
+    assert not any(e.applies("apache-kafka", "3.5.2", "kraft") for e in zk)
