@@ -45,10 +45,13 @@ from strategies.domain import INT32_MAX, INT32_MIN, LEGAL_CHARS
 
 from .parametrize import every_version
 from reference.broker_config import DELETION_REFUSED
+from reference.known_deviations import DELETE_TOPICS_ENTRY_NAMING_NOTHING
 from reference.kips import KIP_4_DELETE_TOPICS
+from reference.modes import DELETE_TOPICS_NAME_AND_ID, DELETE_TOPICS_REPEATED
 
 KIP4 = KIP_4_DELETE_TOPICS
 KAFKA_CONTROLLER_APIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
+KAFKA_APIS = "apache/kafka core/src/main/scala/kafka/server/KafkaApis.scala"
 KAFKA_REPLICATION = "apache/kafka metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 KAFKA_TEST = "apache/kafka core/src/test/scala/unit/kafka/server/DeleteTopicsRequestTest.scala"
 
@@ -250,7 +253,8 @@ def _materialise(check, admin, roles, order, hint):
 
 @pytest.mark.prop("D2", source=f"{KIP4} point 2 (extra entries ignored); released Kafka: "
                                f"{KAFKA_CONTROLLER_APIS} deleteTopics (duplicateProvidedNames -> "
-                               "INVALID_REQUEST 'Duplicate topic name.', not deleted)")
+                               "INVALID_REQUEST 'Duplicate topic name.', not deleted); ZooKeeper mode: "
+                               "reference/modes.py DELETE_TOPICS_REPEATED")
 @pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
 def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(check, api_key, version):
     """A name listed more than once in one request gets one entry, INVALID_REQUEST (42),
@@ -258,14 +262,23 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
 
     This is ``ControllerApis.deleteTopics``: ``addProvidedName`` moves a repeated name to
     ``duplicateProvidedNames``, which answer "Duplicate topic name." and are never looked
-    up. KIP-4's vote (point 2) had said the extra entries are ignored; ZooKeeper-era
-    Kafka collapsed them (a set) and deleted the topic. Neither answers twice.
+    up. KIP-4's vote (point 2) had said the extra entries are ignored. A ZooKeeper-mode
+    broker (3.x) answers every listing as it would a single one and deletes the topic
+    (``KafkaApis``' ZooKeeper branch; reference/modes.py ``DELETE_TOPICS_REPEATED``).
 
     A broker that refuses every deletion (``delete.topic.enable=false``) never reaches
     that check: it answers each entry as sent, so a name listed twice gets two entries
     with the refusal's code, and nothing is deleted (``DELETION_REFUSED``)."""
     client, admin = _setup(check, version)
+    rule = DELETE_TOPICS_REPEATED.now()
     refused = _refused(version)
+
+    def wanted(kind: str, count: int) -> list[int]:
+        single = Errors.NONE if kind == "existing" else Errors.UNKNOWN_TOPIC_OR_PARTITION
+        if count == 1:
+            return [single]
+        code = single if rule.code is None else rule.code
+        return [code] * (count if rule.entries == "each" else 1)
 
     def duplicates(layout):
         roles, order = layout
@@ -277,24 +290,19 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
         if refused is not None:
             _judge_refused(check, admin, version, refused, names, roles, codes)
             return
-        kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing"]
+        kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing" and rule.code is not None]
         for n, (kind, count) in zip(names, roles):
-            check.expect_field(["responses", {"name": n}, "error_code"],
-                               [Errors.INVALID_REQUEST if count > 1 else Errors.NONE], count=1,
-                               says=f"{kind} topic {n!r} listed {count} time(s): one entry "
-                                    f"{'42 INVALID_REQUEST' if count > 1 else '0 NONE'}")
+            want = wanted(kind, count)
+            check.expect_field(["responses", {"name": n}, "error_code"], want[:1], count=len(want),
+                               says=f"{kind} topic {n!r} listed {count} time(s): {len(want)} entr"
+                                    f"{'y' if len(want) == 1 else 'ies'} {_name(want[0])}")
         for n, (kind, count) in zip(names, roles):
-            c = codes.get(n, [])
-            if count > 1:
-                expect(c == [Errors.INVALID_REQUEST],
-                       f"v{version}: {kind} topic listed {count} times answered "
-                       f"{[_name(x) for x in c]}, expected one entry 42 INVALID_REQUEST")
-            else:
-                expect(c == [Errors.NONE], f"v{version}: topic listed once beside a duplicate answered "
-                                    f"{[_name(x) for x in c]}, expected one entry 0 NONE")
+            c, want = codes.get(n, []), wanted(kind, count)
+            expect(c == want, f"v{version}: {kind} topic listed {count} time(s) answered "
+                              f"{[_name(x) for x in c]}, expected {[_name(x) for x in want]}")
         gone = [n for n in kept if not _exists(admin, n)]
         expect(not gone, f"v{version}: a topic listed more than once was deleted ({gone})")
-        singles = [n for n, (_, count) in zip(names, roles) if count == 1]
+        singles = [n for n, (kind, count) in zip(names, roles) if kind == "existing" and (count == 1 or rule.code is None)]
         left = _still_listed(admin, singles)
         expect(not left, f"v{version}: topics answered NONE still listed after {_settle(admin):.0f}s: {sorted(left)}")
         gone = [n for n in kept if not _exists(admin, n)]
@@ -592,7 +600,12 @@ def _d6_layout(kinds):
                      st.lists(_RANDOM_ID, min_size=len(kinds), max_size=len(kinds)))
 
 
-_D6 = st.lists(st.sampled_from(ID_KINDS), min_size=1, max_size=4).flatmap(_d6_layout)
+def _d6(avoided: frozenset[str]):
+    """D6's draws: lists of kinds. Where the broker under check has the known deviation of an
+    entry naming nothing (DELETE_TOPICS_ENTRY_NAMING_NOTHING), "neither" is left to D6's
+    dedicated check (:func:`test_d6_an_entry_naming_neither_name_nor_id_answers_invalid_request`)."""
+    kinds = [k for k in ID_KINDS if not (k == "neither" and DELETE_TOPICS_ENTRY_NAMING_NOTHING in avoided)]
+    return st.lists(st.sampled_from(kinds), min_size=1, max_size=4).flatmap(_d6_layout)
 
 
 
@@ -605,6 +618,20 @@ D6_ANSWERS = {
     "dup-id": ("topic_id", Errors.INVALID_REQUEST, "the id of {name!r} twice: one entry 42 INVALID_REQUEST"),
     "both": ("name", Errors.INVALID_REQUEST, "{name!r} by name and id in one entry: 42 INVALID_REQUEST"),
 }
+
+def d6_expected(kinds) -> dict[str, tuple[int, int]]:
+    """Per kind of entry: (how many answer entries, their code) for the broker under check.
+    KRaft's as listed in D6_ANSWERS; a ZooKeeper-mode broker answers a topic named twice
+    (dup-id, split) once per listing as a single listing, and fails the whole request when
+    an entry has name and id (reference/modes.py)."""
+    if "both" in kinds and DELETE_TOPICS_NAME_AND_ID.now() == "the request":
+        return {k: (ENTRIES_PER_KIND[k], Errors.INVALID_REQUEST) for k in ID_KINDS}
+    out = {k: (1, code) for k, (_, code, _) in D6_ANSWERS.items()}
+    out.update({"neither": (1, Errors.INVALID_REQUEST), "split": (1, Errors.INVALID_REQUEST)})
+    if DELETE_TOPICS_REPEATED.now().code is None:
+        out.update({"dup-id": (2, Errors.NONE), "split": (2, Errors.NONE)})
+    return out
+
 
 @pytest.mark.prop("D6", source=f"{KAFKA_CONTROLLER_APIS} deleteTopics ('You may not specify both topic name "
                                "and topic id.', 'Neither topic name nor id were specified.', 'Duplicate topic id.', "
@@ -621,6 +648,10 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
     * neither (null name, zero id): INVALID_REQUEST, one entry each;
     * one id twice: one INVALID_REQUEST entry, the topic stays;
     * a topic by name and by its id in two entries: one INVALID_REQUEST entry, it stays.
+
+    A ZooKeeper-mode broker (3.x) answers the last two as it answers a name listed twice (an
+    entry per listing, deleted: ``DELETE_TOPICS_REPEATED``) and refuses a whole request with
+    a name-and-id entry (``DELETE_TOPICS_NAME_AND_ID``, reference/modes.py).
 
     Ids come from Metadata (v10+). A broker that advertises DeleteTopics v6 (topics by id,
     KIP-516 "Topic Identifiers") but reports a zero topic id in Metadata v10+ for a topic it
@@ -668,23 +699,59 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
         if refused is not None:
             _judge_ids_refused(admin, version, refused, sent, [n for _, n, _ in items if n], got)
             return
+        want = d6_expected([kind for kind, _, _ in items])
         for kind, name, tid in items:
             if kind in D6_ANSWERS:
                 field, code, says = D6_ANSWERS[kind]
+                count, code = want[kind]
+                if (count, code) != (1, D6_ANSWERS[kind][1]):
+                    says = f"{kind} {name!r}: {count} entr{'y' if count == 1 else 'ies'} {_name(code)}"
                 check.expect_field(["responses", {field: tid if field == "topic_id" else name}, "error_code"],
-                                   [code], count=1, says=says.format(name=name, tid=tid))
+                                   [code], count=count, says=says.format(name=name, tid=tid))
         neither = sum(1 for kind, _, _ in items if kind == "neither")
         if neither:
             check.expect_field(["responses", {"name": None, "topic_id": None}, "error_code"], [Errors.INVALID_REQUEST],
                                count=neither, says="each entry with neither name nor id: 42 INVALID_REQUEST")
-        check.expect_field(["responses", "error_code"], count=len(items),
-                           says="one entry per requested topic (a repeated id or a topic named twice: one)")
-        _judge_ids(admin, version, items, got)
+        check.expect_field(["responses", "error_code"], count=sum(want[kind][0] for kind, _, _ in items),
+                           says="one entry per requested topic (a repeated id or a topic named twice: one, "
+                                "or one per listing on a ZooKeeper-mode broker)")
+        _judge_ids(admin, version, items, got, want)
 
-    check.given(_D6, by_id)
+    check.given(_d6(check.avoided_shapes), by_id)
 
 
-def _judge_ids(admin, version, items, got):
+#: ZooKeeper-mode Kafka answers an entry naming nothing TOPIC_AUTHORIZATION_FAILED.
+NEITHER_ENTRY = "delete-topics-neither-name-nor-id-authorization-failed"
+
+
+@pytest.mark.prop("D6", source=f"{KAFKA_CONTROLLER_APIS} deleteTopics ('Neither topic name nor id were specified.'); "
+                               f"known deviation {NEITHER_ENTRY} ({KAFKA_APIS} handleDeleteTopicsRequest, ZooKeeper "
+                               "branch: a null name is never authorized)")
+@pytest.mark.known_deviation(NEITHER_ENTRY)
+@pytest.mark.parametrize("api_key,version", ID_VERSIONS)
+def test_d6_an_entry_naming_neither_name_nor_id_answers_invalid_request(check, api_key, version):
+    """A DeleteTopics v6+ entry with a null name and the zero topic id names no topic: it
+    answers INVALID_REQUEST (``ControllerApis.deleteTopics``, KIP-516 "Topic Identifiers"),
+    one entry, nothing deleted. ZooKeeper-mode Kafka 3.x answers TOPIC_AUTHORIZATION_FAILED
+    even without an authorizer (a reviewed known deviation): D6's other check leaves such
+    entries out there and this one asks it on every broker. A broker that refuses every
+    deletion answers the entry with the refusal's code (``DELETION_REFUSED``)."""
+    client, admin = _setup(check, version)
+    refused = _refused(version)
+    want = Errors.INVALID_REQUEST if refused is None else refused
+
+    def neither(_):
+        got, _ = _delete(client, version, [(None, None)], 30_000)
+        check.expect_field(["responses", "error_code"], [want], count=1,
+                           says=f"one entry with neither name nor id: {_name(want)}")
+        expect(len(got) == 1, f"v{version}: {len(got)} answer entries for one entry with neither name nor id")
+        expect(got[0]["error_code"] == want, f"v{version}: an entry with neither name nor id answered "
+                                             f"{_name(got[0]['error_code'])}, expected {_name(want)}")
+
+    check.given(st.just(None), neither, max_examples=1)
+
+
+def _judge_ids(admin, version, items, got, want):
     def claims(item, e):
         kind, name, tid = item
         if kind == "neither":
@@ -711,21 +778,20 @@ def _judge_ids(admin, version, items, got):
             expect(e["error_code"] == Errors.INVALID_REQUEST,
                    f"v{version}: an entry with neither name nor id answered {_name(e['error_code'])}, "
                    "expected 42 INVALID_REQUEST")
-    expected = {"by-id": Errors.NONE, "by-name": Errors.NONE, "unknown-id": Errors.UNKNOWN_TOPIC_ID,
-                "both": Errors.INVALID_REQUEST, "dup-id": Errors.INVALID_REQUEST, "split": Errors.INVALID_REQUEST}
     what = {"by-id": "an existing topic by id", "by-name": "an existing topic by name",
             "unknown-id": "an unknown topic id", "both": "name and id in one entry",
             "dup-id": "one topic id listed twice", "split": "a topic by name and by its id in two entries"}
     for i, (kind, name, tid) in enumerate(items):
         if kind == "neither":
             continue
-        es = claimed[i]
-        expect(len(es) == 1, f"v{version}: {what[kind]}: {len(es)} entries ({', '.join(_show(e) for e in es)}), "
-                             "expected 1")
-        expect(es[0]["error_code"] == expected[kind],
-               f"v{version}: {what[kind]} answered {_name(es[0]['error_code'])}, expected {_name(expected[kind])}")
-    kept = [name for kind, name, _ in items if kind in ("both", "dup-id", "split")]
-    deleted = [name for kind, name, _ in items if kind in ("by-id", "by-name")]
+        es, (count, code) = claimed[i], want[kind]
+        expect(len(es) == count, f"v{version}: {what[kind]}: {len(es)} entries ({', '.join(_show(e) for e in es)}), "
+                                 f"expected {count}")
+        wrong = [e for e in es if e["error_code"] != code]
+        expect(not wrong, f"v{version}: {what[kind]} answered {_name(wrong[0]['error_code']) if wrong else ''}, "
+                          f"expected {_name(code)}")
+    kept = [name for kind, name, _ in items if name is not None and want[kind][1] != Errors.NONE]
+    deleted = [name for kind, name, _ in items if name is not None and want[kind][1] == Errors.NONE]
     left = _still_listed(admin, deleted)
     expect(not left, f"v{version}: answered NONE but still listed after {_settle(admin):.0f}s: {sorted(left)}")
     gone = [n for n in kept if not _exists(admin, n)]

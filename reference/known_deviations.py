@@ -26,9 +26,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from protocol.apis import ApiKey, ConfigResourceType
+from protocol.apis import ZERO_UUID, AlterConfigOp, ApiKey, ConfigResourceType
 
 from . import KNOWN_DEVIATIONS, topic_names
+from .topic_config import CONFIGS
 
 FORMAT = "kafka-admin-conformance/known-deviations/2"
 
@@ -90,6 +91,23 @@ def _a_partition_above_1(body: dict) -> bool:
                for t in g.get("topics") or [] for p in t.get("partitions") or [])
 
 
+def _a_list_op_on_an_unknown_key(body: dict) -> bool:
+    """APPEND or SUBTRACT of a key no topic config of the suite's table has, on a topic
+    (reference/topic_config.py CONFIGS: wider than Kafka's unknown keys, which is what a
+    generator leaving the shape out needs)."""
+    return any(r.get("resource_type") == ConfigResourceType.TOPIC
+               and any(c.get("config_operation") in (AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT)
+                       and c.get("name") not in CONFIGS for c in r.get("configs") or [])
+               for r in body.get("resources") or [])
+
+
+def _an_entry_naming_nothing(body: dict) -> bool:
+    """A DeleteTopics v6+ entry with a null name and the zero topic id (the codec writes
+    ``Uuid.ZERO_UUID`` as None or ZERO_UUID)."""
+    return any(isinstance(t, dict) and t.get("name") is None and t.get("topic_id") in (None, ZERO_UUID)
+               for t in body.get("topics") or [])
+
+
 #: The run's share groups are named ``<prefix>sg-...`` (strategies/entities.py ``share_groups``),
 #: apart from the groups it commits offsets to (``<prefix>g-...``).
 SHARE_GROUP_MARK = "-sg-"
@@ -115,6 +133,13 @@ SHARE_GROUP_OFFSETS_PARTITION_ABOVE_1 = "describe-share-group-offsets-partition-
 #: entry ``offset-commit-to-share-group-answers-group-id-not-found-below-v9``).
 OFFSET_COMMIT_TO_A_SHARE_GROUP = "offset-commit-to-a-share-group"
 
+#: IncrementalAlterConfigs APPEND/SUBTRACT of an unknown key on a topic: ZooKeeper-mode Kafka
+#: answers UNKNOWN_SERVER_ERROR (entry ``incremental-alter-configs-append-unknown-key-unknown-server-error``).
+INCREMENTAL_ALTER_CONFIGS_LIST_OP_ON_AN_UNKNOWN_KEY = "incremental-alter-configs-list-op-on-an-unknown-key"
+#: A DeleteTopics entry with neither name nor id: ZooKeeper-mode Kafka answers
+#: TOPIC_AUTHORIZATION_FAILED (entry ``delete-topics-neither-name-nor-id-authorization-failed``).
+DELETE_TOPICS_ENTRY_NAMING_NOTHING = "delete-topics-entry-naming-nothing"
+
 SHAPES: dict[str, Shape] = {s.id: s for s in (
     Shape(ALTER_CONFIGS_RESOURCE_TWICE, ApiKey.AlterConfigs,
           "an AlterConfigs request naming one resource (type and name) twice", _a_resource_named_twice),
@@ -126,6 +151,11 @@ SHAPES: dict[str, Shape] = {s.id: s for s in (
           "a DescribeShareGroupOffsets request naming a partition above 1", _a_partition_above_1),
     Shape(OFFSET_COMMIT_TO_A_SHARE_GROUP, ApiKey.OffsetCommit,
           "an OffsetCommit request to one of the run's share groups", _to_a_share_group),
+    Shape(INCREMENTAL_ALTER_CONFIGS_LIST_OP_ON_AN_UNKNOWN_KEY, ApiKey.IncrementalAlterConfigs,
+          "an IncrementalAlterConfigs request appending to or subtracting from an unknown topic config",
+          _a_list_op_on_an_unknown_key),
+    Shape(DELETE_TOPICS_ENTRY_NAMING_NOTHING, ApiKey.DeleteTopics,
+          "a DeleteTopics request with an entry naming neither a topic nor an id", _an_entry_naming_nothing),
 )}
 
 
