@@ -55,6 +55,17 @@ def test_prefixed_names_pass_with_consent_and_other_resource_types_are_not_topic
     assert scope.refusal(ApiKey.DeleteTopics, 3, body, P, allow_destructive=True) is None
 
 
+def test_a_producer_that_is_not_transactional_names_no_transaction():
+    """A null transactional id is a plain producer (ProduceRequest.json): producing to a run
+    topic goes out with consent; a transactional id outside the prefix does not."""
+    plain = {"transactional_id": None, "acks": -1, "timeout_ms": 1, "topic_data": [
+        {"name": OURS, "partition_data": []}]}
+    sendable(plain, ApiKey.Produce, 8)
+    assert scope.refusal(ApiKey.Produce, 8, plain, P, allow_destructive=True) is None
+    theirs = {**plain, "transactional_id": "their-txn"}
+    assert "outside the run prefix" in scope.refusal(ApiKey.Produce, 8, theirs, P, allow_destructive=True)
+
+
 @pytest.mark.parametrize("api_key", sorted(scope.MUTATING))
 def test_without_consent_nothing_that_changes_goes_out(api_key):
     why = scope.refusal(api_key, 0, {}, P, allow_destructive=False)
