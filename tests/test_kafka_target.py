@@ -257,8 +257,8 @@ def test_the_known_deviations_reproduce_by_hand_on_kafka():
 def test_on_kafka_the_known_deviation_costs_one_row_per_version_and_nothing_else(kafka_ci_run):
     """Issue 25: where Kafka's known defect applies, V1-V3 and S1 keep asking AlterConfigs
     with their full example budget (their generators leave the defect's shape out), the
-    defect is one row per advertised version of its dedicated check, and no other row
-    waited on an unanswered request."""
+    defect is one row per advertised version of its dedicated check, and no row waited on an
+    unanswered request but a known deviation's dedicated check."""
     from fixtures.plugin import PROFILES
     from reference.known_deviations import entries
     from reports import known
@@ -278,8 +278,13 @@ def test_on_kafka_the_known_deviation_costs_one_row_per_version_and_nothing_else
     assert sorted(r["api_version"] for r in dedicated) == list(range(lo, min(hi, max(entry.api_versions)) + 1))
     assert all(entry.matches(r) for r in dedicated), [r["message"] for r in dedicated]
     waited = [r for r in rows if "no answer within" in (r["message"] or "")]
-    assert {r["row_id"] for r in waited} == {r["row_id"] for r in dedicated}, [
-        (r["property"], r["api_name"], r["api_version"], r["message"][:120]) for r in waited]
+    assert {r["row_id"] for r in dedicated} <= {r["row_id"] for r in waited}
+    # every other row that waited is the dedicated check of another entry whose symptom is a
+    # late or missing answer (DescribeShareGroupOffsets' stall), matched in its whole shape
+    unexplained = [r for r in waited if not any(known.check_function(r) == e.test and e.matches(r)
+                                                for e in known.read())]
+    assert not unexplained, [(r["property"], r["api_name"], r["api_version"], r["message"][:120])
+                             for r in unexplained]
     timeout = float(manifest.get("request_timeout") or 15.0)
     assert all(r["duration_s"] < 2 * timeout + 10 for r in dedicated), [r["duration_s"] for r in dedicated]
     assert [e.id for e in entries()] == [e.id for e in known.read()]
