@@ -6,6 +6,31 @@ import pytest
 from fixtures.targets import make_target
 
 
+#: The fast tier (README, "Run the project's tests"): modules that start no JVM (Kafka,
+#: ZooKeeper, Spark) and no container, and run the suite, if at all, over a few cells on
+#: tansu or noida (processes that start in milliseconds). ``tox -e tests -- -m fast`` runs
+#: them in under 3 minutes (``python -m benchmarks --only tests``); a developer runs it on
+#: every change, CI runs every tier. A test of a listed module can still say ``slow``.
+#: A module not listed is slow, so a new module never slows the fast tier unnoticed.
+FAST_MODULES = frozenset({
+    "test_acl_rules.py", "test_broker_config.py", "test_catalogue.py", "test_cluster_model.py",
+    "test_codec.py", "test_config_model.py", "test_declarations.py", "test_k2_emulation.py",
+    "test_kafka_clients_schemas.py", "test_layout.py", "test_mutation_score.py",
+    "test_outcomes_mean_it.py", "test_p5_provoked.py", "test_public_sources.py",
+    "test_release_lines.py", "test_run_integrity.py", "test_schema_facts.py", "test_scope.py",
+    "test_strategies.py", "test_tidy.py",
+})
+
+
+def pytest_collection_modifyitems(config, items):
+    """Marks every test ``fast`` or ``slow`` (see FAST_MODULES)."""
+    for item in items:
+        if item.path.name in FAST_MODULES and item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.fast)
+        elif item.get_closest_marker("slow") is None:
+            item.add_marker(pytest.mark.slow)
+
+
 def _started(spec: str):
     target = make_target(spec)
     info = target.start()
