@@ -1,6 +1,6 @@
 """Every benchmark, each figure beside its limit measured in the same run (not tests).
 
-    python -m benchmarks [--only overhead,verdict,report] [--kafka VERSION] [--rows N ...]
+    python -m benchmarks [--only overhead,verdict,report,tests] [--kafka VERSION] [--rows N ...]
                          [--examples N] [--out FILE]
     tox -e bench -- [the same arguments]
 
@@ -10,7 +10,9 @@
   into its parts, one ``ci``-profile run on ``kafka:VERSION``, and broker starts ->
   ``default_run_s``, ``kafka_ci_run_s``, ``broker_start_s``;
 * ``report`` (benchmarks/bench_report.py): aggregation of N rows against Spark's bare read
-  of the same files -> ``spark_rows_per_s``, ``spark_vs_read_ratio``.
+  of the same files -> ``spark_rows_per_s``, ``spark_vs_read_ratio``;
+* ``tests`` (benchmarks/bench_tests.py): the project's fast test tier -> ``tests_fast_s``
+  (``bench_tests.py --tier ci`` times every tier -> ``tests_ci_s``).
 
 ``--out FILE`` collects every figure in one JSON file (each benchmark merges its keys).
 """
@@ -19,9 +21,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import bench_overhead, bench_report, bench_verdict
+from . import bench_overhead, bench_report, bench_tests, bench_verdict
 
-ALL = ("overhead", "verdict", "report")
+ALL = ("overhead", "verdict", "report", "tests")
 
 
 def main(argv=None) -> int:
@@ -45,6 +47,8 @@ def main(argv=None) -> int:
         code |= bench_verdict.main(["--default"] + starts + (["--kafka", a.kafka] if a.kafka else []) + out)
     if "report" in only:
         code |= bench_report.main([str(n) for n in a.rows] + out)
+    if "tests" in only:
+        code |= bench_tests.main(["--tier", "fast"] + out)
     return code
 
 

@@ -1,0 +1,58 @@
+"""The project's own tests, timed per tier against their limits (issue 29, items 4 and 6).
+
+    python benchmarks/bench_tests.py [--tier fast] [--tier ci] [--out FILE]
+
+* ``tests_fast_s``: ``pytest tests -m fast`` (the tier a developer runs on every change,
+  README "Run the project's tests"), limit 180 s;
+* ``tests_ci_s``: ``pytest tests`` (every tier, what CI runs after its set-up), limit 1,200 s.
+
+Each figure is printed beside its limit with the machine's load average when it started
+(a loaded machine is up to about 3x slower; say so beside a figure). The pytest run's exit
+code is printed too: a figure of a run that failed is not a figure of the tier.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+LIMITS_S = {"fast": 180.0, "ci": 1200.0}
+SELECT = {"fast": ["-m", "fast"], "ci": []}
+
+
+def time_tier(tier: str) -> dict:
+    load = os.getloadavg()[0]
+    cmd = [sys.executable, "-m", "pytest", "tests", "-q", "-p", "no:cacheprovider", *SELECT[tier]]
+    t0 = time.monotonic()
+    code = subprocess.call(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    seconds = time.monotonic() - t0
+    return {"seconds": round(seconds, 1), "limit_s": LIMITS_S[tier], "exit": code, "load_at_start": round(load, 1)}
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python benchmarks/bench_tests.py", description=__doc__.split("\n\n")[0])
+    p.add_argument("--tier", action="append", choices=sorted(LIMITS_S), help="fast (default), ci; repeatable")
+    p.add_argument("--out", metavar="FILE")
+    a = p.parse_args(argv)
+    figures = {}
+    for tier in a.tier or ["fast"]:
+        f = time_tier(tier)
+        figures[f"tests_{tier}_s"] = f["seconds"]
+        figures[f"tests_{tier}_parts"] = f
+        verdict = "within" if f["seconds"] <= f["limit_s"] and f["exit"] == 0 else "OVER" if f["exit"] == 0 else "FAILED"
+        print(f"tests_{tier}_s: {f['seconds']:.1f} s, limit {f['limit_s']:.0f} s, ratio "
+              f"{f['seconds'] / f['limit_s']:.2f} ({verdict}; pytest exit {f['exit']}, load {f['load_at_start']} at start)")
+    if a.out:
+        data = json.load(open(a.out)) if os.path.exists(a.out) else {}
+        data.update(figures)
+        with open(a.out, "w") as fh:
+            json.dump(data, fh, indent=2, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
