@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fixtures.admin import Admin
-from fixtures.harness import expect, expect_setup
 from protocol import apis, requests
 from protocol.apis import ApiKey
 from protocol.errors import Errors
@@ -44,9 +43,8 @@ def broker_ids(admin: Admin) -> list[int]:
     """Node ids of the brokers Metadata lists."""
     v = admin.version(ApiKey.Metadata, at_least=1)
     resp = admin.call(ApiKey.Metadata, requests.metadata(v, []), v)
-    ids = sorted(b["node_id"] for b in resp.get("brokers") or [])
-    expect(bool(ids), f"Metadata v{v} lists no broker")
-    return ids
+    admin.check.expect_field(["brokers", "node_id"], min_count=1, says="Metadata lists the cluster's brokers")
+    return sorted(b["node_id"] for b in resp.get("brokers") or [])
 
 
 def too_many_replicas_floor(check, brokers: int) -> int:
@@ -198,18 +196,12 @@ def set_up(admin: Admin, worlds: list[World], sentinels: set[str] | None = None)
         return
     for i in range(0, len(wanted), 20):
         chunk = wanted[i:i + 20]
-        codes = admin.create_topics([{"name": n, "num_partitions": p, "replication_factor": 1, "configs": c}
-                                     for n, p, c in chunk])
-        bad = {n: codes.get(n, (None,))[0] for n, _, _ in chunk if codes.get(n, (None,))[0] != Errors.NONE}
-        expect_setup(not bad, f"setup: CreateTopics answered {bad} for topics the check needs")
-    expected = {n: p for n, p, _ in wanted}
-
-    def ready(a):
-        seen = a.metadata(list(expected))
-        return all(n in seen and seen[n].error_code == Errors.NONE and seen[n].partitions == p
-                   for n, p in expected.items())
-
-    admin.wait_everywhere(ready, f"{len(expected)} set-up topics to appear in Metadata")
+        admin.create_topics([{"name": n, "num_partitions": p, "replication_factor": 1, "configs": c}
+                             for n, p, c in chunk])
+        for n, _, _ in chunk:
+            admin.check.expect_field(["topics", {"name": n}, "error_code"], [Errors.NONE], count=1, setup=True,
+                                     says=f"the topic {n} the check needs is created")
+    admin.expect_listed({n: p for n, p, _ in wanted}, setup=True)
 
 
 # --------------------------------------------------------------------------------------

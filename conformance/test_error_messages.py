@@ -20,16 +20,17 @@ What released Apache Kafka (4.x, KRaft) really sends decides what fails
   would leave bytes over, which the codec refuses).
 
 Driver: generated requests, realistic and error-provoking (``strategies/provoke.py``),
-per (API, version). Oracle: :func:`message_problems` on every result item. The hard part
-of the oracle also screens every answer the suite's other checks receive
-(``fixtures/traffic.py``); these checks run last and fold those findings into their cell.
+per (API, version). Oracle: :func:`message_expectations`, the hard rules as expectations
+per result item, which the judge decides; :func:`soft_findings` notes the rest. The hard
+rules also screen every answer the suite's other checks receive (``fixtures/traffic.py``);
+these checks run last and fold those findings into their cell.
 """
 from __future__ import annotations
 
 import pytest
 
 from fixtures import traffic
-from fixtures.harness import Unsupported, expect
+from fixtures.harness import Unsupported
 from protocol import SPECS, ApiKey, Errors, schema_facts
 from protocol.apis import results, spec
 from protocol.codec import APIS
@@ -169,54 +170,51 @@ def item_name(api_key: int, item: dict):
     return item.get(spec(api_key).item)
 
 
-def message_problems(api_key: int, version: int, response: dict) -> tuple[list[str], list[str]]:
-    """The oracle: (hard, soft) findings about the ``error_message`` of every result item."""
-    hard, soft = [], []
+def soft_findings(api_key: int, version: int, response: dict) -> list[str]:
+    """Errors without a message that Kafka does not always explain either (not verdicts:
+    the row's note)."""
+    soft = []
     if not has_field(api_key, version):
-        return hard, soft
+        return soft
     name = APIS[api_key].name
     for item in results(api_key, response):
         code, msg = item.get("error_code"), item.get("error_message")
-        who = f"{name} v{version} {item_name(api_key, item)!r}"
-        if code == Errors.NONE:
-            allowed, source = ON_SUCCESS[api_key]
-            if msg not in allowed:
-                what = '"" (the empty string)' if msg == "" else repr(msg)
-                hard.append(f"{who}: error_code 0 with error_message {what}; Kafka sends "
-                            f"{' or '.join(repr(a) for a in sorted(allowed, key=str))} ({source})")
-        elif not msg:
-            err = f"{error_name(code)} ({code})"
-            if code in ALWAYS.get(api_key, {}):
-                hard.append(f"{who}: {err} with error_message {msg!r}; Kafka always explains it "
-                            f"({ALWAYS[api_key][code]})")
-            elif (api_key, code) in KAFKA_OMITS:
-                soft.append(f"{name} {error_name(code)} without a message, as Kafka")
-            else:
-                soft.append(f"{name} {error_name(code)} without a message")
-    return hard, soft
+        if code != Errors.NONE and not msg and code not in ALWAYS.get(api_key, {}):
+            soft.append(f"{name} {error_name(code)} without a message" +
+                        (", as Kafka" if (api_key, code) in KAFKA_OMITS else ""))
+    return soft
 
 
-def _expect_messages(check, api_key: int, version: int, response: dict) -> None:
-    """The oracle's hard rules as data, per result item (DeleteRecords' partitions aside)."""
+def message_expectations(api_key: int, version: int, response: dict) -> list[dict]:
+    """The oracle's hard rules as expectations (docs/results.md), per result item of
+    ``response`` (DeleteRecords' partitions aside): the item's entry, with the code it
+    answered, carries no message on NONE (Kafka's exceptions aside) and one where Kafka
+    always explains the code. The judge decides them on every answer (a traffic screen) and
+    on the check's own."""
     if not has_field(api_key, version) or api_key == ApiKey.DeleteRecords or api_key not in ON_SUCCESS:
-        return
+        return []
     key, nk = SPECS[api_key].results, SPECS[api_key].item
+    out = []
     for item in results(api_key, response):
         code, name = item.get("error_code"), item.get(nk)
-        if name is None:
-            continue
-        path = [key, {nk: name, "error_code": code}, "error_message"]
+        who = {nk: name} if name is not None else {"topic_id": str(item.get("topic_id"))}
+        path = [key, {**who, "error_code": code}, "error_message"]
+        shown = repr(item_name(api_key, item))
         if code == Errors.NONE:
-            check.expect_field(path, sorted(ON_SUCCESS[api_key][0], key=str),
-                               says=f"{name!r} answered NONE: error_message one of {sorted(ON_SUCCESS[api_key][0], key=str)}")
+            allowed, source = ON_SUCCESS[api_key]
+            out.append({"kind": "field", "path": path, "in": sorted(allowed, key=str),
+                        "says": f"{APIS[api_key].name} v{version} {shown} answered NONE: error_message "
+                                f"{' or '.join(repr(a) for a in sorted(allowed, key=str))} ({source})"})
         elif code in ALWAYS.get(api_key, {}):
-            check.expect_field(path, refused=[None, ""],
-                               says=f"{name!r} answered {error_name(code)}: an error_message ({ALWAYS[api_key][code]})")
+            out.append({"kind": "field", "path": path, "not_in": [None, ""],
+                        "says": f"{APIS[api_key].name} v{version} {shown} answered {error_name(code)} ({code}): "
+                                f"an error_message, Kafka always explains it ({ALWAYS[api_key][code]})"})
+    return out
 
 
 @traffic.screen("P6")
 def _hard_problems(api_key, version, request, response):
-    return message_problems(api_key, version, response)[0] if api_key in ON_SUCCESS else []
+    return message_expectations(api_key, version, response) if api_key in ON_SUCCESS else []
 
 
 @pytest.mark.prop("P6", source=SOURCE)
@@ -238,10 +236,9 @@ def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
 
     def messages_as_kafka(value):
         resp = client.answered(api_key, version, value["body"])
-        _expect_messages(check, api_key, version, resp)
-        hard, more = message_problems(api_key, version, resp)
-        expect(not hard, "; ".join(hard))
-        soft.update(more)
+        for e in message_expectations(api_key, version, resp):     # the judge decides
+            check.expect_data(e)
+        soft.update(soft_findings(api_key, version, resp))
 
     check.given(provoking.requests(api_key, version, check.prefix, existing,
                                  prefixed_only=check.broker.external).map(lambda b: {"body": b}),
