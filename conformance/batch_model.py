@@ -208,14 +208,6 @@ def set_up(admin: Admin, worlds: list[World], sentinels: set[str] | None = None)
 # answers: per-item verdicts
 # --------------------------------------------------------------------------------------
 
-def entries_by_name(api_key: int, resp: dict) -> dict[str, list[dict]]:
-    name = apis.spec(api_key).item
-    out: dict[str, list[dict]] = {}
-    for e in apis.items(api_key, resp):
-        out.setdefault(e.get(name), []).append(e)
-    return out
-
-
 def expect_entry(check, api_key: int, name, allowed=None, count: int | None = None,
                  min_count: int | None = None, says: str | None = None, step: int | None = None,
                  field: str = "error_code") -> None:
@@ -225,17 +217,6 @@ def expect_entry(check, api_key: int, name, allowed=None, count: int | None = No
     check.expect_field([spec.results, {spec.item: name}, field], allowed, count=count, min_count=min_count,
                        says=says, step=step)
 
-
-def verdicts(api_key: int, resp: dict, names: list[str]) -> list[tuple[int, ...]]:
-    """Per item, the sorted error codes of the response entries that carry its name
-    (Kafka answers one entry per distinct name; a duplicate item has one entry there)."""
-    by = entries_by_name(api_key, resp)
-    return [tuple(sorted(e["error_code"] for e in by.get(n, []))) for n in names]
-
-
-# --------------------------------------------------------------------------------------
-# observable state (V1)
-# --------------------------------------------------------------------------------------
 
 def observe(admin: Admin, names: list[str], configs_of: list[str], ignore: set[str]) -> dict:
     """What a client can see of ``names`` (the batch's topics, existing or not) and of
@@ -255,30 +236,6 @@ def observe(admin: Admin, names: list[str], configs_of: list[str], ignore: set[s
         err, cfg = admin.describe_configs(n)
         configs[n] = (err, {k: (c.get("value"), c.get("config_source")) for k, c in cfg.items()})
     return {"topics": topics, "configs": configs}
-
-
-def state_diff(before: dict, after: dict) -> list[str]:
-    out = []
-    bt, at = before["topics"], after["topics"]
-    for n in sorted(set(bt) | set(at), key=repr):
-        if n not in bt:
-            out.append(f"topic {n!r} appeared ({at[n]} partitions)")
-        elif n not in at:
-            out.append(f"topic {n!r} disappeared")
-        elif bt[n] != at[n]:
-            out.append(f"topic {n!r} went from {bt[n]} to {at[n]} partitions")
-
-    def shown(entry):
-        return "absent" if entry is None else f"{entry[0]!r} (source {entry[1]})"
-
-    for n in sorted(set(before["configs"]) | set(after["configs"])):
-        (be, bc), (ae, ac) = before["configs"].get(n, (None, {})), after["configs"].get(n, (None, {}))
-        if be != ae:
-            out.append(f"DescribeConfigs {n!r}: error {be} became {ae}")
-        for k in sorted(set(bc) | set(ac)):
-            if bc.get(k) != ac.get(k):
-                out.append(f"config {k} of {n!r}: {shown(bc.get(k))} became {shown(ac.get(k))}")
-    return out
 
 
 def settle(admin: Admin, sentinels: set[str]) -> None:
