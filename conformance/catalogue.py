@@ -3,9 +3,9 @@
     python -m conformance.catalogue            # print it
     python -m conformance.catalogue --write    # write docs/properties.md
 
-The modules are read with ``ast`` (nothing is imported or run): each test function with a
-``prop("ID", ...)`` marker gives a row with its module, name and the first paragraph of its
-docstring. ``tests/test_catalogue.py`` fails when the checked-in file is not what this
+The modules are read with ``ast``: each test function with a ``prop("ID", ...)`` marker gives
+a row with its module, name and the first paragraph of its docstring. The table of which
+properties ask which API imports them (nothing runs) to read their ``parametrize`` marks. ``tests/test_catalogue.py`` fails when the checked-in file is not what this
 writes, so the index cannot go stale.
 """
 from __future__ import annotations
@@ -101,9 +101,67 @@ def rows(root: Path = ROOT) -> list[tuple[str, str, str, str]]:
                                       int(re.sub(r"\D", "", r[0]) or 0), r[0], r[2]))
 
 
+def _asked(root: Path = ROOT) -> dict[int, set[str]]:
+    """{API key: the property ids whose tests are parametrised over it}: read from the
+    ``parametrize`` marks of the property modules (imported; their checks do not run)."""
+    import importlib
+    import warnings
+    out: dict[int, set[str]] = {}
+    for path in sorted((root / "conformance").glob("test_*.py")):
+        with warnings.catch_warnings():      # outside the suite's plugin, "prop" is an unknown mark
+            warnings.simplefilter("ignore")
+            module = importlib.import_module(f"conformance.{path.stem}")
+        for fn in vars(module).values():
+            marks = getattr(fn, "pytestmark", [])
+            ids = [m.args[0] for m in marks if m.name == "prop" and m.args]
+            for m in marks:
+                names = m.args[0] if m.name == "parametrize" and m.args else ""
+                if not ids or "api_key" not in [n.strip() for n in str(names).split(",")]:
+                    continue
+                at = [n.strip() for n in names.split(",")].index("api_key")
+                for p in m.args[1]:
+                    values = p.values if hasattr(p, "values") else (p if isinstance(p, tuple) else (p,))
+                    out.setdefault(int(values[at]), set()).update(ids)
+    return out
+
+
+def _order(prop: str):
+    return (ORDER.find(prop[0]) if prop[0] in ORDER else 99, int(re.sub(r"\D", "", prop) or 0), prop)
+
+
+def api_table(root: Path = ROOT) -> str:
+    """Every admin API, by family: its valid versions, whether it changes a cluster, and the
+    properties that ask it (P1-P3 every admin API at every version; P5 where a code is
+    version-gated; P6 where the answer has an error_message; the families' own)."""
+    from protocol import apis, schema_facts
+    asked = _asked(root)
+    out = ["| family | API | versions | changes | properties |", "|---|---|---|---|---|"]
+    for name, keys in apis.FAMILIES.items():
+        for key in keys:
+            lo, hi = schema_facts.valid_versions(key)
+            changes = apis.DECLARATIONS[key].mutates or ""
+            props = ", ".join(sorted(asked.get(int(key), ()), key=_order))
+            versions = f"{lo}" if lo == hi else f"{lo}-{hi}"
+            out.append(f"| {name} | {key.name} | {versions} | {changes} | {props} |")
+    return "\n".join(out) + "\n"
+
+
+API_HEADER = """
+## Which properties ask which API
+
+Every admin API the suite declares (`protocol/apis.py`: those Kafka's Admin client sends; the
+other APIs Kafka serves, and why they are not admin APIs, are its `NOT_DECLARED`), with the
+versions its schema has (Kafka 4.4's `validVersions`; the codec also speaks the removed ones
+below) and the properties whose checks are parametrised over it. P1-P3 ask every admin API at
+every version a broker advertises; P5 where `reference/error_codes.py` gates a code by
+version; P6 where the answer has an `error_message`.
+
+"""
+
+
 def render(root: Path = ROOT) -> str:
     body = "".join(f"| {i} | `{m}` | `{t}` | {w} |\n" for i, m, t, w in rows(root))
-    return HEADER.format(families=_families()) + body + FOOTER
+    return HEADER.format(families=_families()) + body + FOOTER + API_HEADER + api_table(root)
 
 
 def main(argv=None) -> int:

@@ -8,10 +8,12 @@ learnt from DescribeConfigs, the broker count learnt from Metadata).
 For each admin request the model *predicts* one :class:`Expect` per response entry: the
 error codes released Apache Kafka 4.x may answer (``docs/reference-semantics.md``, which
 cites the Kafka source for every rule used here), and what changes when the item
-succeeds. Where Kafka's code does not do what Kafka means (its KIPs, JIRAs, other code
-paths), the model follows the intent and the deviation is a reviewed finding
-(``reference/kafka_known_deviations.json``; the audit is the reference's "Code or intent"
-table). Where Kafka's answer is not certain (marked *code reading* in the reference, or
+succeeds. Where a ZooKeeper-mode broker (3.x, ``mode=zk``) answers otherwise, the model
+follows the mode's rules (``reference/modes.py``: the order of checks, a name repeated in
+one request, topic deletion that completes in the background). Where Kafka's code does not
+do what Kafka means (its KIPs, JIRAs, other code paths), the model follows the intent and
+the deviation is a reviewed finding (``reference/kafka_known_deviations.json``; the audit is
+the reference's "Code or intent" table). Where Kafka's answer is not certain (marked *code reading* in the reference, or
 depending on broker configuration) the prediction allows every candidate code and the
 model follows the code the broker actually gave; values it cannot predict are
 :class:`Unknown` and are learnt from the next observation, under constraints that still
@@ -28,6 +30,9 @@ from protocol.schema_facts import RESPONSE, has_field
 from protocol.errors import Errors
 
 from reference import topic_config, topic_names
+from reference.modes import (CREATE_TOPICS_CHECKS, CREATE_TOPICS_REPEATED, DELETE_TOPICS_REPEATED,
+                             DELETING_TOPIC_ANSWERS, TOPIC_CONFIG_CHECKS)
+from reference.broker_config import DEFAULT_PARTITIONS, DEFAULT_REPLICATION, DELETION_REFUSED
 
 
 # -- the topic configs S1 uses -----------------------------------------------------------
@@ -159,11 +164,29 @@ def _e(key, codes, why, effect=None, verify=None) -> Expect:
     return Expect(key, frozenset(codes), why, effect, verify)
 
 
+def _walk(order: tuple[str, ...], outcomes: dict[str, tuple[bool, int, str]]) -> tuple[set, list[str], bool]:
+    """Kafka's checks of one item in ``order``; ``outcomes``: check -> (certain, code, why)
+    for the checks that fail (certain) or may fail. Returns (the codes the broker may answer
+    before a success, why, whether a certain failure ends the walk)."""
+    codes, why = set(), []
+    for c in order:
+        if c in outcomes:
+            certain, code, text = outcomes[c]
+            codes.add(code)
+            why.append(text)
+            if certain:
+                return codes, why, True
+    return codes, why, False
+
+
 class Model:
     def __init__(self, sub: str, defaults: Defaults):
         self.sub = sub
         self.defaults = defaults
         self.topics: dict[str, Topic] = {}
+        #: names deleted on a broker that deletes in the background (ZooKeeper mode) and not
+        #: created again since: they may still answer as a topic being deleted
+        self.deleting: set[str] = set()
 
     def name(self, slot: str) -> str:
         return f"{self.sub}-{slot}"
@@ -185,13 +208,14 @@ class Model:
         duplicates before the controller sees them), so it does not count as an earlier
         name of the request for :meth:`_earlier_collision`."""
         counts = _counts(i["name"] for i in items)
+        repeated = CREATE_TOPICS_REPEATED.now()
         out, seen = [], set()
         earlier: dict[str, list[tuple[str, frozenset]]] = {}     # collision key -> (name, codes)
         for item in items:
             name = item["name"]
             if counts[name] > 1:
-                if name not in seen:
-                    out.append(_e(("name", name), Errors.INVALID_REQUEST, "duplicate name"))
+                if name not in seen or repeated.entries == "each":
+                    out.append(_e(("name", name), repeated.code, "duplicate name"))
                     seen.add(name)
                 continue
             e = self._earlier_collision(self._create_one(item, validate_only, version), earlier)
@@ -203,44 +227,57 @@ class Model:
     def _create_one(self, item, validate_only, version) -> Expect:
         name, p, rf = item["name"], item["partitions"], item["rf"]
         key = ("name", name)
-        if not valid_name(name):
-            return _e(key, Errors.INVALID_TOPIC_EXCEPTION, "invalid name")
-        # Existence before collision: ReplicationControlManager.createTopics runs
-        # validateNewTopicNames (17 "collides with existing topic", whose set holds the
-        # name itself) and then overwrites the entry of every existing name with
-        # TOPIC_ALREADY_EXISTS; ZooKeeper mode checked existence first on purpose
-        # (AdminZkClient.validateTopicCreate: "otherwise the topic could potentially
-        # collide with itself", KAFKA-4687), and TopicCommandTest.
-        # testCreateWithTopicNameCollision expects TopicExistsException for 'foo_bar'
-        # again. Measured on 3.9.2, 4.1.0 and 4.4.0: a name that exists and collides with
-        # another existing topic answers 36.
-        if name in self.topics:
-            return _e(key, Errors.TOPIC_ALREADY_EXISTS, "exists")
-        if self._collides(name):
-            return _e(key, Errors.INVALID_TOPIC_EXCEPTION, "collides with an existing topic ('.' vs '_')")
         verdicts = [value_verdict(k, v) for k, v in item["configs"]]
+        outcomes: dict[str, tuple[bool, int, str]] = {}      # check -> (certain, code, why)
+        if not valid_name(name):
+            outcomes["name"] = (True, Errors.INVALID_TOPIC_EXCEPTION, "invalid name")
+        if self._collides(name):
+            outcomes["collision"] = (True, Errors.INVALID_TOPIC_EXCEPTION, "collides with an existing topic ('.' vs '_')")
+        # Existence before collision in both modes (CREATE_TOPICS_CHECKS): KRaft's
+        # validateNewTopicNames answers 17 for a name that collides, then createTopics
+        # overwrites the entry of every existing name with TOPIC_ALREADY_EXISTS (measured on
+        # 3.9.2, 4.1.0 and 4.4.0); ZooKeeper mode checked existence first on purpose
+        # (AdminZkClient.validateTopicCreate, KAFKA-4687).
+        if name in self.topics:
+            outcomes["exists"] = (True, Errors.TOPIC_ALREADY_EXISTS, "exists")
+        if name in self.deleting and "CreateTopics" in DELETING_TOPIC_ANSWERS.now():
+            outcomes["deleting"] = (False, DELETING_TOPIC_ANSWERS.now()["CreateTopics"], "still being deleted")
+        if any(v is None for _, v in item["configs"]):
+            outcomes["null_config"] = (True, Errors.INVALID_CONFIG, "null config value")
         if any(v is False for v in verdicts):
-            return _e(key, Errors.INVALID_CONFIG, "bad config")
+            outcomes["config"] = (True, Errors.INVALID_CONFIG, "bad config")
+        elif None in verdicts:
+            outcomes["config"] = (False, Errors.INVALID_CONFIG, "config not certain")
         if rf == 0 or rf < -1:
-            return _e(key, Errors.INVALID_REPLICATION_FACTOR, "replication factor < 1")
+            outcomes["replication_factor"] = (True, Errors.INVALID_REPLICATION_FACTOR, "replication factor < 1")
         if p == 0 or p < -1:
-            return _e(key, Errors.INVALID_PARTITIONS, "partitions < 1")
+            outcomes["partitions"] = (True, Errors.INVALID_PARTITIONS, "partitions < 1")
         if rf > self.defaults.brokers:
-            return _e(key, Errors.INVALID_REPLICATION_FACTOR, f"replication factor > {self.defaults.brokers} broker(s)")
-        codes = {Errors.NONE}
-        if rf == -1:
-            codes.add(Errors.INVALID_REPLICATION_FACTOR)   # default.replication.factor is broker config
-        if None in verdicts:
-            codes.add(Errors.INVALID_CONFIG)
+            outcomes["brokers"] = (True, Errors.INVALID_REPLICATION_FACTOR,
+                                   f"replication factor > {self.defaults.brokers} broker(s)")
+        elif rf == -1:         # default.replication.factor: certain where the broker showed it
+            default_rf = DEFAULT_REPLICATION.shown()
+            if default_rf is None:
+                outcomes["brokers"] = (False, Errors.INVALID_REPLICATION_FACTOR, "default replication factor")
+            elif default_rf > self.defaults.brokers:
+                outcomes["brokers"] = (True, Errors.INVALID_REPLICATION_FACTOR,
+                                       f"default.replication.factor={default_rf} > {self.defaults.brokers} broker(s)")
+        codes, whys, refused = _walk(CREATE_TOPICS_CHECKS.now(), outcomes)
+        if refused:
+            return _e(key, codes, " or ".join(whys))
+        codes.add(Errors.NONE)
         why = "valid" + (" (validate_only)" if validate_only else "")
 
         answers_partitions = has_field(ApiKey.CreateTopics, version, "topics.num_partitions", RESPONSE)
         answers_id = has_field(ApiKey.CreateTopics, version, "topics.topic_id", RESPONSE)
 
+        want = p if p > 0 else DEFAULT_PARTITIONS.shown()       # -1: the broker's num.partitions
+
         def verify(entry):
-            if answers_partitions and not validate_only and p > 0:
-                return [{"kind": "field", "path": ["num_partitions"], "in": [p], "count": 1,
-                         "says": f"num_partitions {p} in the answer, as requested"}]
+            if answers_partitions and not validate_only and want is not None:
+                return [{"kind": "field", "path": ["num_partitions"], "in": [want], "count": 1,
+                         "says": (f"num_partitions {p} in the answer, as requested" if p > 0 else
+                                  f"num_partitions {want} in the answer, the broker's num.partitions for -1")}]
             return []
 
         def effect(entry):
@@ -251,9 +288,12 @@ class Model:
                 t.set_partitions(p)
             elif answers_partitions and (entry.get("num_partitions") or 0) > 0:
                 t.set_partitions(entry["num_partitions"])
+            elif want is not None:
+                t.set_partitions(want)
             if answers_id and entry.get("topic_id") not in (None, ZERO_UUID):
                 t.topic_id = entry["topic_id"]
             self.topics[name] = t
+            self.deleting.discard(name)
 
         return _e(key, codes, why, effect, verify)
 
@@ -286,20 +326,28 @@ class Model:
 
     # -- DeleteTopics (ControllerApis.deleteTopics, ReplicationControlManager) -------------
     def delete_topics(self, items: list[dict], version: int) -> list[Expect]:
-        """items: {"name": n} or {"id": uuid}."""
+        """items: {"name": n} or {"id": uuid}. A broker that refuses every deletion
+        (``delete.topic.enable=false``) answers each item as sent with the refusal's code and
+        deletes nothing (``reference/broker_config.py`` DELETION_REFUSED)."""
+        refusal = DELETION_REFUSED.now()
+        if refusal is not None:
+            why = f"{DELETION_REFUSED.why()}: the request is refused"
+            return [_e(("name", i["name"]) if "name" in i else ("id", i["id"]), refusal.code_at(version), why)
+                    for i in items]
         names = _counts(i["name"] for i in items if "name" in i)
         ids = _counts(i["id"] for i in items if "id" in i)
+        repeated = DELETE_TOPICS_REPEATED.now()
         out, seen = [], set()
         by_id = {t.topic_id: n for n, t in self.topics.items() if t.topic_id is not None}
         for item in items:
             if "name" in item:
                 name = item["name"]
                 key = ("name", name)
-                if key in seen:
+                if key in seen and repeated.entries == "one":
                     continue
                 seen.add(key)
-                if names[name] > 1:
-                    out.append(_e(key, Errors.INVALID_REQUEST, "duplicate name"))
+                if names[name] > 1 and repeated.code is not None:
+                    out.append(_e(key, repeated.code, "duplicate name"))
                 elif name not in self.topics:
                     out.append(_e(key, Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
                 else:
@@ -307,10 +355,10 @@ class Model:
             else:
                 tid = item["id"]
                 key = ("id", tid)
-                if key in seen:
+                if key in seen and repeated.entries == "one":
                     continue
                 seen.add(key)
-                if ids[tid] > 1:
+                if ids[tid] > 1 and repeated.code is not None:
                     out.append(_e(key, Errors.INVALID_REQUEST, "duplicate id"))
                 elif tid not in by_id:
                     out.append(_e(key, Errors.UNKNOWN_TOPIC_ID, "no such topic id"))
@@ -321,6 +369,8 @@ class Model:
     def _remover(self, name):
         def effect(entry):
             self.topics.pop(name, None)
+            if DELETING_TOPIC_ANSWERS.now():
+                self.deleting.add(name)
         return effect
 
     # -- CreatePartitions (ReplicationControlManager.createPartitions) ---------------------
@@ -335,10 +385,12 @@ class Model:
                 continue
             seen.add(key)
             t = self.topics.get(name)
+            deleting = DELETING_TOPIC_ANSWERS.now().get("CreatePartitions") if name in self.deleting else None
             if counts[name] > 1:
                 out.append(_e(key, Errors.INVALID_REQUEST, "duplicate name"))
             elif t is None:
-                out.append(_e(key, Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
+                out.append(_e(key, {Errors.UNKNOWN_TOPIC_OR_PARTITION} | ({deleting} if deleting else set()),
+                              "no such topic" + (" (or still being deleted)" if deleting else "")))
             elif t.partitions is None:
                 out.append(_e(key, {Errors.NONE, Errors.INVALID_PARTITIONS}, "partition count not known yet",
                               None if validate_only else (lambda e, t=t, c=count: t.set_partitions(c))))
@@ -383,23 +435,22 @@ class Model:
         return out
 
     def _altered(self, key, name, t, new, uncertain, validate_only) -> Expect:
-        if not valid_name(name):
-            return _e(key, Errors.INVALID_TOPIC_EXCEPTION, "invalid name")
+        """One topic resource of AlterConfigs / IncrementalAlterConfigs, its checks in the
+        mode's order (reference/modes.py TOPIC_CONFIG_CHECKS)."""
         verdicts = [value_verdict(k, v) for k, v in new.items()]
+        outcomes: dict[str, tuple[bool, int, str]] = {}
+        if not valid_name(name):
+            outcomes["name"] = (True, Errors.INVALID_TOPIC_EXCEPTION, "invalid name")
         if any(v is False for v in verdicts):
-            if t is None:
-                # Kafka's two modes differ and no KIP orders the checks: KRaft validates the
-                # configs first (ConfigurationControlManager.validateAlterConfig: validator,
-                # then existenceChecker), ZooKeeper mode looked for the topic first
-                # (ZkAdminManager.alterTopicConfigs). Either refusal changes nothing.
-                return _e(key, {Errors.INVALID_CONFIG, Errors.UNKNOWN_TOPIC_OR_PARTITION}, "bad config, no such topic")
-            return _e(key, Errors.INVALID_CONFIG, "bad config")
-        base = Errors.NONE if t is not None else Errors.UNKNOWN_TOPIC_OR_PARTITION
-        codes = {base}
-        if uncertain or None in verdicts:
-            codes.add(Errors.INVALID_CONFIG)
+            outcomes["config"] = (True, Errors.INVALID_CONFIG, "bad config")
+        elif uncertain or None in verdicts:
+            outcomes["config"] = (False, Errors.INVALID_CONFIG, "config not certain")
         if t is None:
-            return _e(key, codes, "no such topic")
+            outcomes["exists"] = (True, Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic")
+        codes, whys, refused = _walk(TOPIC_CONFIG_CHECKS.now(), outcomes)
+        if refused:
+            return _e(key, codes, " or ".join(whys))
+        codes.add(Errors.NONE)
 
         def effect(entry):
             if not validate_only:

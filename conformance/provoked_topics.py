@@ -10,7 +10,13 @@ from __future__ import annotations
 
 from fixtures.admin import Admin
 from fixtures.harness import Violation
-from protocol import ApiKey
+from protocol import ApiKey, schema_facts
+from protocol.apis import Entity
+
+
+def names_topics(api_key: int) -> bool:
+    """Whether the API's requests name topics (only then is a topic created for it)."""
+    return bool({Entity.TOPIC, Entity.CONFIG_RESOURCE} & set(schema_facts.entity_fields(api_key).values()))
 
 
 def existing_topics(check, api_key: int) -> list[str]:

@@ -50,7 +50,13 @@ unknown -> UNKNOWN_TOPIC_OR_PARTITION"):
   topic id (v10+). A describable unknown topic answers UNKNOWN_TOPIC_OR_PARTITION when the
   request does not ask for auto-creation (v4+, the suite says false); v0-v3 always ask
   for it, and with ``auto.create.topics.enable`` (Kafka's default) a principal without
-  CREATE gets TOPIC_AUTHORIZATION_FAILED for it (``unauthorizedForCreateTopics``).
+  CREATE gets TOPIC_AUTHORIZATION_FAILED for it (``unauthorizedForCreateTopics``); a
+  broker with auto-creation off answers UNKNOWN_TOPIC_OR_PARTITION there too
+  (``reference/broker_config.py`` METADATA_AUTO_CREATES).
+
+A ZooKeeper-mode broker (3.x, ``AclAuthorizer``) answers the same, except DeleteTopics of
+a describable missing topic: TOPIC_AUTHORIZATION_FAILED, as its ZooKeeper branch authorizes
+DELETE before it looks the topic up (reference/modes.py ``DELETE_TOPICS_DESCRIBABLE_MISSING``).
 
 validate_only is authorized exactly like the real request: the same codes for every name
 (the authorization happens before the controller is told it is only a validation).
@@ -78,7 +84,9 @@ from protocol.requests import AclOperation
 
 from .parametrize import MUTATING_KEYS, every_version
 from reference import error_codes as ec
+from reference.broker_config import METADATA_AUTO_CREATES
 from reference.kips import KIP_4_DELETE_TOPICS
+from reference.modes import DELETE_TOPICS_DESCRIBABLE_MISSING
 
 KAFKA = "apache/kafka "
 SOURCE = (KIP_4_DELETE_TOPICS + " point 5 (no existence leak); " + KAFKA
@@ -108,12 +116,14 @@ def expected(api_key: int, version: int, role: str) -> Errors | None:
     if api_key == ApiKey.Metadata:
         if role == "described-existing":
             return Errors.NONE
-        # missing and describable; a version without allow_auto_topic_creation asks for auto-creation
-        return UNKNOWN if schema_facts.has_field(api_key, version, "allow_auto_topic_creation") else TAF
+        # missing and describable; a version without allow_auto_topic_creation asks for
+        # auto-creation, which only a broker with auto.create.topics.enable=true attempts
+        asks = not schema_facts.has_field(api_key, version, "allow_auto_topic_creation")
+        return TAF if asks and METADATA_AUTO_CREATES.now() else UNKNOWN
     if role == "granted-missing":
         return Errors.NONE if api_key == ApiKey.CreateTopics else UNKNOWN
     if role == "described-missing" and api_key == ApiKey.DeleteTopics:
-        return UNKNOWN
+        return DELETE_TOPICS_DESCRIBABLE_MISSING.now()      # ZooKeeper mode: TAF (reference/modes.py)
     return TAF
 
 
@@ -237,8 +247,13 @@ def _in_force(check, restricted, api_key, version, names) -> None:
     if api_key == ApiKey.Metadata:
         return
     gm = names["granted-missing"]
-    body = request(api_key, version, [gm], validate_only=has_validate_only(api_key, version))
-    held, got = eventually(lambda: codes(api_key, restricted.answered(api_key, version, body)),
+    probe_version = version
+    if api_key == ApiKey.CreateTopics and not has_validate_only(api_key, version):
+        # CreateTopics v0 (3.x lines) has no validate_only: probing with it would create the
+        # topic the check then asks to create; the ACL is the same at v1 (validate_only)
+        probe_version = 1 if check.broker.advertised(api_key)[1] >= 1 else version
+    body = request(api_key, probe_version, [gm], validate_only=has_validate_only(api_key, probe_version))
+    held, got = eventually(lambda: codes(api_key, restricted.answered(api_key, probe_version, body)),
                            lambda c: c.get(gm) not in (None, {TAF}), within=VISIBLE_S)
     expect_setup(held, f"setup: the restricted principal's {NEEDS[api_key].name} ACL on {gm} is not in force after "
                  f"{VISIBLE_S}s ({got})")

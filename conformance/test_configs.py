@@ -470,7 +470,11 @@ C4_KINDS = {INCREMENTAL: INCREMENTAL_KINDS + ("value out of range",),
 #: and the entry's own request, asked first (on Kafka each costs a controller failover: one per version).
 DEDICATED_KINDS = {(INCREMENTAL, "unknown operation"): (
     "incremental-alter-configs-unknown-operation-fails-the-controller-over",
-    {"kind": "unknown operation", "ops": [["retention.ms", 7, "3600000"]]})}
+    {"kind": "unknown operation", "ops": [["retention.ms", 7, "3600000"]]}),
+    # ZooKeeper-mode Kafka 3.x: UNKNOWN_SERVER_ERROR (ConfigAdminManager's dead null check)
+    (INCREMENTAL, "unknown key list op"): (
+    "incremental-alter-configs-append-unknown-key-unknown-server-error",
+    {"kind": "unknown key list op", "ops": [["conformance.a", int(AlterConfigOp.APPEND), "delete"]]})}
 
 
 def _every_version_and_kind():
@@ -503,7 +507,10 @@ def test_c4_invalid_config_changes_get_kafkas_error_and_change_nothing(check, ap
     incremental-alter-configs-unknown-operation-fails-the-controller-over, whose dedicated
     check is this test's "unknown operation" kind, asked once per version every run. It is
     sent only to brokers the suite started, never to an external (bootstrap:) cluster, where
-    it would make a real controller fail over (the row is ``skip`` there). Each kind of
+    it would make a real controller fail over (the row is ``skip`` there). The "unknown key
+    list op" kind (APPEND/SUBTRACT of a key no topic has) is the dedicated check of
+    incremental-alter-configs-append-unknown-key-unknown-server-error: ZooKeeper-mode Kafka
+    3.x answers UNKNOWN_SERVER_ERROR there (ConfigAdminManager.prepareIncrementalConfigs). Each kind of
     input is a test of its own: a row per kind, each with its own minimal counterexample."""
     _c4(check, api_key, version, kind, first=DEDICATED_KINDS.get((api_key, kind), (None, None))[1])
 

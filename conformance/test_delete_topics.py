@@ -17,6 +17,12 @@ Where KIP-4 and Kafka differ, the tests say so:
   KRaft controller drops events whose deadline has passed, so it answers
   REQUEST_TIMED_OUT and deletes nothing (D5 accepts both and records which).
 
+A broker with ``delete.topic.enable=false`` refuses every DeleteTopics request as a whole
+before it reads a name (``reference/broker_config.py`` DELETION_REFUSED): D1, D2, D5 and
+D6 then expect that refusal for every entry as sent (TOPIC_DELETION_DISABLED from v3,
+INVALID_REQUEST below) and nothing deleted; D4, whose question is what a deletion leaves,
+shows the refusal once and is ``unsupported``; D3 compares answers and holds either way.
+
 Each example uses fresh topics (``check.topic()``); the requests a property judges are
 sent at the row's version, the setup (CreateTopics, Metadata) at the newest version both
 sides know.
@@ -38,10 +44,14 @@ from protocol.errors import error_name
 from strategies.domain import INT32_MAX, INT32_MIN, LEGAL_CHARS
 
 from .parametrize import every_version
+from reference.broker_config import DELETION_REFUSED
+from reference.known_deviations import DELETE_TOPICS_ENTRY_NAMING_NOTHING
 from reference.kips import KIP_4_DELETE_TOPICS
+from reference.modes import DELETE_TOPICS_NAME_AND_ID, DELETE_TOPICS_REPEATED
 
 KIP4 = KIP_4_DELETE_TOPICS
 KAFKA_CONTROLLER_APIS = "apache/kafka core/src/main/scala/kafka/server/ControllerApis.scala"
+KAFKA_APIS = "apache/kafka core/src/main/scala/kafka/server/KafkaApis.scala"
 KAFKA_REPLICATION = "apache/kafka metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 KAFKA_TEST = "apache/kafka core/src/test/scala/unit/kafka/server/DeleteTopicsRequestTest.scala"
 
@@ -139,6 +149,44 @@ def _setup(check, version: int):
     return client, Admin(check, client)
 
 
+# -- a broker that refuses every deletion (delete.topic.enable=false) ----------------------
+
+def _refused(version: int) -> Errors | None:
+    """The code every entry of a DeleteTopics request at ``version`` gets where the broker
+    under check refuses the request as a whole (``DELETION_REFUSED``), else None."""
+    refusal = DELETION_REFUSED.now()
+    return None if refusal is None else refusal.code_at(version)
+
+
+def _refusal(code) -> str:
+    """``73 TOPIC_DELETION_DISABLED (delete.topic.enable=false: ...)`` for messages."""
+    return (f"{_name(code)} ({DELETION_REFUSED.why()}: the request is refused before any name is "
+            "looked up, each entry as sent)")
+
+
+def _needs_deletion(check, client, admin, version: int) -> None:
+    """A property whose question is what a deletion leaves cannot be asked of a broker that
+    refuses every deletion: one deletion of a fresh topic shows the refusal (its code, the
+    topic still listed; anything else fails the row), and the row is unsupported, saying why."""
+    code = _refused(version)
+    if code is None:
+        return
+
+    def refused(_):
+        name = _create(admin, check, "refused")
+        got, _ = _delete(client, version, [(name, None)], 30_000)
+        check.expect_field(["responses", {"name": name}, "error_code"], [code], count=1,
+                           says=f"existing topic {name!r}: one entry {_refusal(code)}")
+        c = _codes_by_name(got).get(name, [])
+        expect(c == [code], f"v{version}: deleting an existing topic answered {[_name(x) for x in c]}, "
+                            f"expected one entry {_refusal(code)}")
+        expect(_exists(admin, name), f"v{version}: answered {_name(code)} but {name!r} was deleted")
+
+    check.given(st.just(None), refused, max_examples=1)
+    raise Unsupported(f"needs topic deletion; the broker has {DELETION_REFUSED.why()} (DeleteTopics v{version} "
+                      f"answered {_name(code)} for an existing topic, which is still listed)")
+
+
 # -- D1 -----------------------------------------------------------------------------------
 
 _SUFFIXES = st.lists(st.text(LEGAL_CHARS, min_size=1, max_size=12), min_size=1, max_size=3, unique=True)
@@ -153,8 +201,14 @@ def test_d1_deleting_an_unknown_topic_answers_unknown_topic_or_partition(check, 
 
     KIP-4's vote (point 3) said an InvalidTopic error; released Kafka answers
     UNKNOWN_TOPIC_OR_PARTITION (``ReplicationControlManager.findTopicIds``), and so
-    must the broker. Nothing is created by asking."""
+    must the broker. Nothing is created by asking. Where the broker refuses every deletion
+    (``delete.topic.enable=false``) no name is looked up: each answers the refusal
+    (TOPIC_DELETION_DISABLED from v3, INVALID_REQUEST below)."""
     client, admin = _setup(check, version)
+    refused = _refused(version)
+    want = Errors.UNKNOWN_TOPIC_OR_PARTITION if refused is None else refused
+    why = ("as released Kafka; KIP-4 said InvalidTopic" if refused is None else
+           f"{DELETION_REFUSED.why()}: the request is refused before any name is looked up")
 
     def unknown_topics(suffixes):
         base = _absent(check)
@@ -163,15 +217,14 @@ def test_d1_deleting_an_unknown_topic_answers_unknown_topic_or_partition(check, 
         codes = _codes_by_name(entries)
         extra = sorted(set(codes) - set(names), key=str)
         for n in names:
-            check.expect_field(["responses", {"name": n}, "error_code"], [Errors.UNKNOWN_TOPIC_OR_PARTITION], count=1,
-                               says=f"unknown topic {n!r}: one entry 3 UNKNOWN_TOPIC_OR_PARTITION")
+            check.expect_field(["responses", {"name": n}, "error_code"], [want], count=1,
+                               says=f"unknown topic {n!r}: one entry {_name(want)}")
         expect(not extra, f"v{version}: entries for names not requested: {extra}")
         for n in names:
             got = codes.get(n, [])
             expect(len(got) == 1, f"v{version}: {len(got)} entries for unknown topic {n!r}, expected 1")
-            expect(got[0] == Errors.UNKNOWN_TOPIC_OR_PARTITION,
-                   f"v{version}: unknown topic {n!r} answered {_name(got[0])}, expected "
-                   f"3 UNKNOWN_TOPIC_OR_PARTITION (as released Kafka; KIP-4 said InvalidTopic)")
+            expect(got[0] == want, f"v{version}: unknown topic {n!r} answered {_name(got[0])}, expected "
+                                   f"{_name(want)} ({why})")
         listed = [n for n in names if _exists(admin, n)]
         expect(not listed, f"v{version}: deleting unknown topics created {listed}")
 
@@ -200,7 +253,8 @@ def _materialise(check, admin, roles, order, hint):
 
 @pytest.mark.prop("D2", source=f"{KIP4} point 2 (extra entries ignored); released Kafka: "
                                f"{KAFKA_CONTROLLER_APIS} deleteTopics (duplicateProvidedNames -> "
-                               "INVALID_REQUEST 'Duplicate topic name.', not deleted)")
+                               "INVALID_REQUEST 'Duplicate topic name.', not deleted); ZooKeeper mode: "
+                               "reference/modes.py DELETE_TOPICS_REPEATED")
 @pytest.mark.parametrize("api_key,version", ALL_VERSIONS)
 def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(check, api_key, version):
     """A name listed more than once in one request gets one entry, INVALID_REQUEST (42),
@@ -208,9 +262,23 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
 
     This is ``ControllerApis.deleteTopics``: ``addProvidedName`` moves a repeated name to
     ``duplicateProvidedNames``, which answer "Duplicate topic name." and are never looked
-    up. KIP-4's vote (point 2) had said the extra entries are ignored; ZooKeeper-era
-    Kafka collapsed them (a set) and deleted the topic. Neither answers twice."""
+    up. KIP-4's vote (point 2) had said the extra entries are ignored. A ZooKeeper-mode
+    broker (3.x) answers every listing as it would a single one and deletes the topic
+    (``KafkaApis``' ZooKeeper branch; reference/modes.py ``DELETE_TOPICS_REPEATED``).
+
+    A broker that refuses every deletion (``delete.topic.enable=false``) never reaches
+    that check: it answers each entry as sent, so a name listed twice gets two entries
+    with the refusal's code, and nothing is deleted (``DELETION_REFUSED``)."""
     client, admin = _setup(check, version)
+    rule = DELETE_TOPICS_REPEATED.now()
+    refused = _refused(version)
+
+    def wanted(kind: str, count: int) -> list[int]:
+        single = Errors.NONE if kind == "existing" else Errors.UNKNOWN_TOPIC_OR_PARTITION
+        if count == 1:
+            return [single]
+        code = single if rule.code is None else rule.code
+        return [code] * (count if rule.entries == "each" else 1)
 
     def duplicates(layout):
         roles, order = layout
@@ -219,30 +287,42 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
         codes = _codes_by_name(got)
         extra = sorted(set(codes) - set(names), key=str)
         expect(not extra, f"v{version}: entries for names not requested: {extra}")
-        kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing"]
+        if refused is not None:
+            _judge_refused(check, admin, version, refused, names, roles, codes)
+            return
+        kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing" and rule.code is not None]
         for n, (kind, count) in zip(names, roles):
-            check.expect_field(["responses", {"name": n}, "error_code"],
-                               [Errors.INVALID_REQUEST if count > 1 else Errors.NONE], count=1,
-                               says=f"{kind} topic {n!r} listed {count} time(s): one entry "
-                                    f"{'42 INVALID_REQUEST' if count > 1 else '0 NONE'}")
+            want = wanted(kind, count)
+            check.expect_field(["responses", {"name": n}, "error_code"], want[:1], count=len(want),
+                               says=f"{kind} topic {n!r} listed {count} time(s): {len(want)} entr"
+                                    f"{'y' if len(want) == 1 else 'ies'} {_name(want[0])}")
         for n, (kind, count) in zip(names, roles):
-            c = codes.get(n, [])
-            if count > 1:
-                expect(c == [Errors.INVALID_REQUEST],
-                       f"v{version}: {kind} topic listed {count} times answered "
-                       f"{[_name(x) for x in c]}, expected one entry 42 INVALID_REQUEST")
-            else:
-                expect(c == [Errors.NONE], f"v{version}: topic listed once beside a duplicate answered "
-                                    f"{[_name(x) for x in c]}, expected one entry 0 NONE")
+            c, want = codes.get(n, []), wanted(kind, count)
+            expect(c == want, f"v{version}: {kind} topic listed {count} time(s) answered "
+                              f"{[_name(x) for x in c]}, expected {[_name(x) for x in want]}")
         gone = [n for n in kept if not _exists(admin, n)]
         expect(not gone, f"v{version}: a topic listed more than once was deleted ({gone})")
-        singles = [n for n, (_, count) in zip(names, roles) if count == 1]
+        singles = [n for n, (kind, count) in zip(names, roles) if kind == "existing" and (count == 1 or rule.code is None)]
         left = _still_listed(admin, singles)
         expect(not left, f"v{version}: topics answered NONE still listed after {_settle(admin):.0f}s: {sorted(left)}")
         gone = [n for n in kept if not _exists(admin, n)]
         expect(not gone, f"v{version}: a topic listed more than once was deleted later ({gone})")
 
     check.given(_D2_ROLES.flatmap(_layout), duplicates)
+
+
+def _judge_refused(check, admin, version, code, names, roles, codes) -> None:
+    """D2 on a broker that refuses every deletion: one entry per listing, each the refusal,
+    and every existing topic still listed."""
+    for n, (kind, count) in zip(names, roles):
+        check.expect_field(["responses", {"name": n}, "error_code"], [code], count=count,
+                           says=f"{kind} topic {n!r} listed {count} time(s): {count} entries {_refusal(code)}")
+    for n, (kind, count) in zip(names, roles):
+        c = codes.get(n, [])
+        expect(c == [code] * count, f"v{version}: {kind} topic listed {count} time(s) answered "
+                                    f"{[_name(x) for x in c]}, expected {count} entries {_refusal(code)}")
+    gone = [n for n, (kind, _) in zip(names, roles) if kind == "existing" and not _exists(admin, n)]
+    expect(not gone, f"v{version}: answered {_name(code)} but {gone} were deleted")
 
 
 # -- D3 -----------------------------------------------------------------------------------
@@ -335,8 +415,11 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
 
     KIP-4's vote, point 6, says a timeout > 0 blocks until the metadata no longer holds the
     topic; Kafka 4 answers once the controller committed the removal, brokers may lag a
-    little, so the suite polls (up to ``--request-timeout``, 15 s by default)."""
+    little, so the suite polls (up to ``--request-timeout``, 15 s by default). A broker
+    that refuses every deletion (``delete.topic.enable=false``) leaves nothing to observe:
+    one deletion shows the refusal and the row is unsupported."""
     client, admin = _setup(check, version)
+    _needs_deletion(check, client, admin, version)
 
     def completion(value):
         shapes, timeout_ms = value
@@ -435,8 +518,13 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
     "argument validation exception" is UNKNOWN_TOPIC_OR_PARTITION. Both are accepted.
 
     A failure is: a slow answer, any other code, or NONE for a topic that stays. The
-    row's message records which behaviour the broker showed."""
+    row's message records which behaviour the broker showed.
+
+    A broker that refuses every deletion (``delete.topic.enable=false``) refuses before it
+    looks at the deadline: every entry answers the refusal (TOPIC_DELETION_DISABLED from
+    v3, INVALID_REQUEST below), at once, and every topic stays."""
     client, admin = _setup(check, version)
+    refused = _refused(version)
     seen: set[str] = set()
 
     def nonpositive(value):
@@ -448,7 +536,7 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
         check.expect_within(AT_ONCE_S, verdict=True, says=f"timeout_ms={timeout_ms}: an answer at once "
                                                           f"(within {AT_ONCE_S:g}s)")
         for n in existing + unknown:
-            ok = ([Errors.NONE, Errors.REQUEST_TIMED_OUT] if n in existing
+            ok = ([refused] if refused is not None else [Errors.NONE, Errors.REQUEST_TIMED_OUT] if n in existing
                   else [Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.REQUEST_TIMED_OUT])
             check.expect_field(["responses", {"name": n}, "error_code"], ok, count=1,
                                says=f"{'existing' if n in existing else 'unknown'} topic {n!r}: one entry, "
@@ -462,7 +550,7 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
         expect(not extra, f"v{version}: entries for names not requested: {extra}")
         for n in existing + unknown:
             c = codes.get(n, [])
-            allowed = ((Errors.NONE, Errors.REQUEST_TIMED_OUT) if n in existing
+            allowed = ((refused,) if refused is not None else (Errors.NONE, Errors.REQUEST_TIMED_OUT) if n in existing
                        else (Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.REQUEST_TIMED_OUT))
             expect(len(c) == 1 and c[0] in allowed,
                    f"v{version}: timeout_ms={timeout_ms}: {'existing' if n in existing else 'unknown'} topic "
@@ -474,14 +562,18 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
         expect(not left, f"v{version}: timeout_ms={timeout_ms}: answered NONE but still listed after "
                          f"{_settle(admin):.0f}s: {sorted(left)}")
         for n in existing:
-            if codes[n] == [Errors.NONE]:
+            if refused is not None:
+                expect(_exists(admin, n), f"v{version}: answered {_name(refused)} but {n!r} was deleted")
+                seen.add(f"every entry answered {_refusal(refused)} and the topics were kept")
+            elif codes[n] == [Errors.NONE]:
                 seen.add("existing topics answered NONE and were deleted (KIP-4's asynchronous mode, done at once)")
             elif _exists(admin, n):
                 seen.add("existing topics answered REQUEST_TIMED_OUT and were kept (as released Kafka's KRaft controller)")
             else:
                 seen.add("existing topics answered REQUEST_TIMED_OUT and were deleted anyway (KIP-4 / ZooKeeper Kafka)")
         for n in unknown:
-            seen.add(f"unknown topics answered {_name(codes[n][0])}")
+            if refused is None:
+                seen.add(f"unknown topics answered {_name(codes[n][0])}")
 
     check.given(_D5, nonpositive)
     check.message = "timeout_ms <= 0: " + "; ".join(sorted(seen))
@@ -508,7 +600,12 @@ def _d6_layout(kinds):
                      st.lists(_RANDOM_ID, min_size=len(kinds), max_size=len(kinds)))
 
 
-_D6 = st.lists(st.sampled_from(ID_KINDS), min_size=1, max_size=4).flatmap(_d6_layout)
+def _d6(avoided: frozenset[str]):
+    """D6's draws: lists of kinds. Where the broker under check has the known deviation of an
+    entry naming nothing (DELETE_TOPICS_ENTRY_NAMING_NOTHING), "neither" is left to D6's
+    dedicated check (:func:`test_d6_an_entry_naming_neither_name_nor_id_answers_invalid_request`)."""
+    kinds = [k for k in ID_KINDS if not (k == "neither" and DELETE_TOPICS_ENTRY_NAMING_NOTHING in avoided)]
+    return st.lists(st.sampled_from(kinds), min_size=1, max_size=4).flatmap(_d6_layout)
 
 
 
@@ -521,6 +618,20 @@ D6_ANSWERS = {
     "dup-id": ("topic_id", Errors.INVALID_REQUEST, "the id of {name!r} twice: one entry 42 INVALID_REQUEST"),
     "both": ("name", Errors.INVALID_REQUEST, "{name!r} by name and id in one entry: 42 INVALID_REQUEST"),
 }
+
+def d6_expected(kinds) -> dict[str, tuple[int, int]]:
+    """Per kind of entry: (how many answer entries, their code) for the broker under check.
+    KRaft's as listed in D6_ANSWERS; a ZooKeeper-mode broker answers a topic named twice
+    (dup-id, split) once per listing as a single listing, and fails the whole request when
+    an entry has name and id (reference/modes.py)."""
+    if "both" in kinds and DELETE_TOPICS_NAME_AND_ID.now() == "the request":
+        return {k: (ENTRIES_PER_KIND[k], Errors.INVALID_REQUEST) for k in ID_KINDS}
+    out = {k: (1, code) for k, (_, code, _) in D6_ANSWERS.items()}
+    out.update({"neither": (1, Errors.INVALID_REQUEST), "split": (1, Errors.INVALID_REQUEST)})
+    if DELETE_TOPICS_REPEATED.now().code is None:
+        out.update({"dup-id": (2, Errors.NONE), "split": (2, Errors.NONE)})
+    return out
+
 
 @pytest.mark.prop("D6", source=f"{KAFKA_CONTROLLER_APIS} deleteTopics ('You may not specify both topic name "
                                "and topic id.', 'Neither topic name nor id were specified.', 'Duplicate topic id.', "
@@ -538,15 +649,23 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
     * one id twice: one INVALID_REQUEST entry, the topic stays;
     * a topic by name and by its id in two entries: one INVALID_REQUEST entry, it stays.
 
+    A ZooKeeper-mode broker (3.x) answers the last two as it answers a name listed twice (an
+    entry per listing, deleted: ``DELETE_TOPICS_REPEATED``) and refuses a whole request with
+    a name-and-id entry (``DELETE_TOPICS_NAME_AND_ID``, reference/modes.py).
+
     Ids come from Metadata (v10+). A broker that advertises DeleteTopics v6 (topics by id,
     KIP-516 "Topic Identifiers") but reports a zero topic id in Metadata v10+ for a topic it
     created fails the property: KIP-516 gives every topic an id. Only a broker that does not
-    advertise Metadata v10+ (no way to learn ids) leaves the row unsupported."""
+    advertise Metadata v10+ (no way to learn ids) leaves the row unsupported. A broker that
+    refuses every deletion (``delete.topic.enable=false``) reads none of the entries: each
+    entry as sent (an id twice: two) answers TOPIC_DELETION_DISABLED with the name and id
+    it was sent with, and every topic stays."""
     client, admin = _setup(check, version)
     md = check.broker.advertised(ApiKey.Metadata)
     if md is None or min(md[1], APIS[ApiKey.Metadata].max_version) < METADATA_IDS_SINCE:
         raise Unsupported(f"topic ids are learnt from Metadata v{METADATA_IDS_SINCE}+, which the broker does not "
                           f"advertise ({'none' if md is None else f'v{md[0]}-{md[1]}'})")
+    refused = _refused(version)
 
     def by_id(value):
         kinds, order, random_ids = value
@@ -575,24 +694,64 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
         for kind, name, tid in items:   # a replay sends the ids its own run learned from Metadata
             if name is not None and tid is not None and real.get(name) == tid:
                 check.expect_id_of(name, tid, step=len(check.steps))
-        got, _ = _delete(client, version, [entries[i] for i in order], 30_000)
+        sent = [entries[i] for i in order]
+        got, _ = _delete(client, version, sent, 30_000)
+        if refused is not None:
+            _judge_ids_refused(admin, version, refused, sent, [n for _, n, _ in items if n], got)
+            return
+        want = d6_expected([kind for kind, _, _ in items])
         for kind, name, tid in items:
             if kind in D6_ANSWERS:
                 field, code, says = D6_ANSWERS[kind]
+                count, code = want[kind]
+                if (count, code) != (1, D6_ANSWERS[kind][1]):
+                    says = f"{kind} {name!r}: {count} entr{'y' if count == 1 else 'ies'} {_name(code)}"
                 check.expect_field(["responses", {field: tid if field == "topic_id" else name}, "error_code"],
-                                   [code], count=1, says=says.format(name=name, tid=tid))
+                                   [code], count=count, says=says.format(name=name, tid=tid))
         neither = sum(1 for kind, _, _ in items if kind == "neither")
         if neither:
             check.expect_field(["responses", {"name": None, "topic_id": None}, "error_code"], [Errors.INVALID_REQUEST],
                                count=neither, says="each entry with neither name nor id: 42 INVALID_REQUEST")
-        check.expect_field(["responses", "error_code"], count=len(items),
-                           says="one entry per requested topic (a repeated id or a topic named twice: one)")
-        _judge_ids(admin, version, items, got)
+        check.expect_field(["responses", "error_code"], count=sum(want[kind][0] for kind, _, _ in items),
+                           says="one entry per requested topic (a repeated id or a topic named twice: one, "
+                                "or one per listing on a ZooKeeper-mode broker)")
+        _judge_ids(admin, version, items, got, want)
 
-    check.given(_D6, by_id)
+    check.given(_d6(check.avoided_shapes), by_id)
 
 
-def _judge_ids(admin, version, items, got):
+#: ZooKeeper-mode Kafka answers an entry naming nothing TOPIC_AUTHORIZATION_FAILED.
+NEITHER_ENTRY = "delete-topics-neither-name-nor-id-authorization-failed"
+
+
+@pytest.mark.prop("D6", source=f"{KAFKA_CONTROLLER_APIS} deleteTopics ('Neither topic name nor id were specified.'); "
+                               f"known deviation {NEITHER_ENTRY} ({KAFKA_APIS} handleDeleteTopicsRequest, ZooKeeper "
+                               "branch: a null name is never authorized)")
+@pytest.mark.known_deviation(NEITHER_ENTRY)
+@pytest.mark.parametrize("api_key,version", ID_VERSIONS)
+def test_d6_an_entry_naming_neither_name_nor_id_answers_invalid_request(check, api_key, version):
+    """A DeleteTopics v6+ entry with a null name and the zero topic id names no topic: it
+    answers INVALID_REQUEST (``ControllerApis.deleteTopics``, KIP-516 "Topic Identifiers"),
+    one entry, nothing deleted. ZooKeeper-mode Kafka 3.x answers TOPIC_AUTHORIZATION_FAILED
+    even without an authorizer (a reviewed known deviation): D6's other check leaves such
+    entries out there and this one asks it on every broker. A broker that refuses every
+    deletion answers the entry with the refusal's code (``DELETION_REFUSED``)."""
+    client, admin = _setup(check, version)
+    refused = _refused(version)
+    want = Errors.INVALID_REQUEST if refused is None else refused
+
+    def neither(_):
+        got, _ = _delete(client, version, [(None, None)], 30_000)
+        check.expect_field(["responses", "error_code"], [want], count=1,
+                           says=f"one entry with neither name nor id: {_name(want)}")
+        expect(len(got) == 1, f"v{version}: {len(got)} answer entries for one entry with neither name nor id")
+        expect(got[0]["error_code"] == want, f"v{version}: an entry with neither name nor id answered "
+                                             f"{_name(got[0]['error_code'])}, expected {_name(want)}")
+
+    check.given(st.just(None), neither, max_examples=1)
+
+
+def _judge_ids(admin, version, items, got, want):
     def claims(item, e):
         kind, name, tid = item
         if kind == "neither":
@@ -619,25 +778,43 @@ def _judge_ids(admin, version, items, got):
             expect(e["error_code"] == Errors.INVALID_REQUEST,
                    f"v{version}: an entry with neither name nor id answered {_name(e['error_code'])}, "
                    "expected 42 INVALID_REQUEST")
-    expected = {"by-id": Errors.NONE, "by-name": Errors.NONE, "unknown-id": Errors.UNKNOWN_TOPIC_ID,
-                "both": Errors.INVALID_REQUEST, "dup-id": Errors.INVALID_REQUEST, "split": Errors.INVALID_REQUEST}
     what = {"by-id": "an existing topic by id", "by-name": "an existing topic by name",
             "unknown-id": "an unknown topic id", "both": "name and id in one entry",
             "dup-id": "one topic id listed twice", "split": "a topic by name and by its id in two entries"}
     for i, (kind, name, tid) in enumerate(items):
         if kind == "neither":
             continue
-        es = claimed[i]
-        expect(len(es) == 1, f"v{version}: {what[kind]}: {len(es)} entries ({', '.join(_show(e) for e in es)}), "
-                             "expected 1")
-        expect(es[0]["error_code"] == expected[kind],
-               f"v{version}: {what[kind]} answered {_name(es[0]['error_code'])}, expected {_name(expected[kind])}")
-    kept = [name for kind, name, _ in items if kind in ("both", "dup-id", "split")]
-    deleted = [name for kind, name, _ in items if kind in ("by-id", "by-name")]
+        es, (count, code) = claimed[i], want[kind]
+        expect(len(es) == count, f"v{version}: {what[kind]}: {len(es)} entries ({', '.join(_show(e) for e in es)}), "
+                                 f"expected {count}")
+        wrong = [e for e in es if e["error_code"] != code]
+        expect(not wrong, f"v{version}: {what[kind]} answered {_name(wrong[0]['error_code']) if wrong else ''}, "
+                          f"expected {_name(code)}")
+    kept = [name for kind, name, _ in items if name is not None and want[kind][1] != Errors.NONE]
+    deleted = [name for kind, name, _ in items if name is not None and want[kind][1] == Errors.NONE]
     left = _still_listed(admin, deleted)
     expect(not left, f"v{version}: answered NONE but still listed after {_settle(admin):.0f}s: {sorted(left)}")
     gone = [n for n in kept if not _exists(admin, n)]
     expect(not gone, f"v{version}: topics answered INVALID_REQUEST were deleted: {gone}")
+
+
+def _judge_ids_refused(admin, version, code, sent, created, got):
+    """D6 on a broker that refuses every deletion: one answer per entry as sent, with its
+    name and id, each the refusal's code, and every topic still listed."""
+    check = admin.check
+    check.expect_field(["responses", "error_code"], [code], count=len(sent),
+                       says=f"every entry as sent (a repeated one too): {_refusal(code)}")
+
+    def as_sent(name, tid):
+        return name, ZERO_UUID if _is_zero(tid) else tid
+    want = sorted((as_sent(n, t) for n, t in sent), key=str)
+    answered = sorted((as_sent(e.get("name"), e.get("topic_id")) for e in got), key=str)
+    expect(answered == want, f"v{version}: answered entries {[_show(e) for e in got]}, expected one per entry "
+                             f"as sent ({len(sent)}): {_refusal(code)}")
+    wrong = [_show(e) for e in got if e["error_code"] != code]
+    expect(not wrong, f"v{version}: {', '.join(wrong)}; expected {_refusal(code)}")
+    gone = [n for n in created if not _exists(admin, n)]
+    expect(not gone, f"v{version}: answered {_name(code)} but {gone} were deleted")
 
 
 def _show(e: dict) -> str:

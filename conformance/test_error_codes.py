@@ -42,16 +42,17 @@ an older version is a ``fail`` either way.
 from __future__ import annotations
 
 import pytest
+from hypothesis import strategies as st
 
 from fixtures import traffic
 from fixtures.harness import Unsupported
-from protocol import ApiKey, Errors
+from protocol import ApiKey, Errors, schema_facts
 from protocol.codec import APIS
 from protocol.errors import error_name
 from strategies import provoke as provoking
 
 from . import provoked_topics
-from .parametrize import MUTATING_KEYS, every_version
+from .parametrize import ADMIN_KEYS, MUTATING_KEYS, every_version
 from reference import error_codes as ec
 
 #: QuorumController.MAX_RECORDS_PER_USER_OP: a request over it answers POLICY_VIOLATION.
@@ -104,7 +105,8 @@ traffic.screen("P5")(later_codes)
 
 def gated_cells():
     """(API, version) where some code is gated: below a RULES row, or DeleteTopics (44)."""
-    return [p for p in every_version((ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.CreatePartitions))
+    gated = dict.fromkeys(r.api_key for r in ec.RULES if r.api_key in ADMIN_KEYS)
+    return [p for p in every_version(tuple(gated))
             if ec.forbidden_codes(*p.values) or p.values[0] == ApiKey.DeleteTopics]
 
 
@@ -118,7 +120,7 @@ def test_p5_codes_introduced_later_never_answer_older_versions(check, api_key, v
     if api_key in MUTATING_KEYS:
         check.require_mutations()
     client = check.client()
-    existing = provoked_topics.existing_topics(check, api_key)
+    existing = provoked_topics.existing_topics(check, api_key) if provoked_topics.names_topics(api_key) else []
 
     def no_later_code(value):
         body = value["body"]
@@ -169,3 +171,54 @@ def provoked_codes(check, api_key: int, gated) -> list[int]:
                                      for v in range(max(since, rng[0]), rng[1] + 1)):
             out.append(code)
     return out
+
+
+SHARE_COMMIT = "offset-commit-to-share-group-answers-group-id-not-found-below-v9"
+
+
+@pytest.mark.prop("P5", source=f"{SOURCE}; known deviation {SHARE_COMMIT} (apache/kafka group-coordinator/src/main/"
+                               "java/org/apache/kafka/coordinator/group/modern/share/ShareGroup.java "
+                               "validateOffsetCommit throws GroupIdNotFoundException at every version)")
+@pytest.mark.known_deviation(SHARE_COMMIT)
+@pytest.mark.parametrize("api_key,version", [p for p in every_version((ApiKey.OffsetCommit,))
+                                             if Errors.GROUP_ID_NOT_FOUND in ec.forbidden_codes(*p.values)])
+def test_p5_offset_commit_below_v9_to_a_share_group_answers_illegal_generation(check, api_key, version):
+    """An OffsetCommit (generation -1, as the Admin client commits) below v9 to a group that
+    exists as a share group answers what Kafka answers there for a missing group,
+    ILLEGAL_GENERATION (22), never GROUP_ID_NOT_FOUND (69), a code OffsetCommit has only from
+    v9. Kafka 4.4 answers 69 (a reviewed known deviation): every other check names its share
+    groups apart from the groups it commits to."""
+    from fixtures.waiting import eventually
+
+    check.require(api_key, version)
+    alter = ApiKey.AlterShareGroupOffsets
+    low, high = check.require(alter)
+    check.require_mutations()
+    client = check.client()
+    existing = provoked_topics.existing_topics(check, api_key)
+    if not existing:
+        raise Unsupported("the broker could not create the topic the offsets are committed for")
+    topic, group = existing[0], f"{check.prefix}sg-commit-{version}"
+    v = min(high, APIS[alter].max_version)
+    share = {"group_id": group, "topics": [{"topic_name": topic, "partitions": [{"partition_index": 0,
+                                                                                  "start_offset": 0}]}]}
+    made, resp = eventually(lambda: client.answered(alter, v, share),
+                            lambda r: r.get("error_code") == Errors.NONE, within=20)
+    if not made:
+        raise Unsupported(f"AlterShareGroupOffsets v{v} did not make share group {group!r}: "
+                          f"{error_name(resp.get('error_code'))}")
+    instead = ec.answered_as(api_key, Errors.GROUP_ID_NOT_FOUND, version)
+
+    def commit(offset):
+        body = {"group_id": group, "generation_id_or_member_epoch": -1, "member_id": "", "group_instance_id": None,
+                "retention_time_ms": -1, "topics": [{"name": topic, "partitions": [
+                    {"partition_index": 0, "committed_offset": offset, "committed_leader_epoch": -1,
+                     "committed_metadata": None}]}]}
+        body = {k: val for k, val in body.items() if schema_facts.defines(api_key, k)
+                and schema_facts.has_field(api_key, version, k)}
+        client.answered(api_key, version, body)
+        check.expect_field(["topics", "partitions", "error_code"], [instead], count=1,
+                           says=f"OffsetCommit v{version} to share group {group!r} answers {error_name(instead)} "
+                                "(GROUP_ID_NOT_FOUND is OffsetCommit's only from v9)")
+
+    check.given(st.integers(0, 5), commit, max_examples=1)

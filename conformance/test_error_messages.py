@@ -8,7 +8,14 @@ What released Apache Kafka (4.x, KRaft) really sends decides what fails
   DescribeConfigs answers the empty string: ``ConfigHelperUtils.toDescribeConfigsResult``
   sets only the code, and a string field without ``"default": "null"`` starts as ``""``
   (``MessageDataGenerator.fieldDefault``); its schema says null, so both pass there.
-  Anything else on a success (a text, or ``""`` where Kafka sends null) **fails**.
+  FindCoordinator v0-v3 and UpdateFeatures' per-feature results (v0-v1) answer the success's
+  name, ``"NONE"`` (``FindCoordinatorResponse.prepareOldResponse``, ``QuorumController.
+  updateFeatures`` set ``error.message()``), as their code means to: it passes there too.
+  Anything else on a success (a text, or ``""`` where Kafka sends null) **fails**. The
+  other admin APIs (ACLs, quotas, SCRAM, groups, the cluster APIs, ...) follow
+  ``ERROR_MESSAGE``'s null-on-success, read per API from its handler; their top-level
+  ``error_message`` (a whole-request verdict: DescribeCluster, UnregisterBroker,
+  AlterPartitionReassignments, ...) is judged like a per-item one.
 * **Error.** Kafka does *not* always explain an error: whole-request failures (timeouts,
   deletion disabled) carry only the code, DescribeConfigs' unknown topic carries ``""``,
   CreatePartitions' unknown topic null. So a missing message (null or ``""``) **fails** only
@@ -21,9 +28,10 @@ What released Apache Kafka (4.x, KRaft) really sends decides what fails
 
 Driver: generated requests, realistic and error-provoking (``strategies/provoke.py``),
 per (API, version). Oracle: :func:`message_expectations`, the hard rules as expectations
-per result item, which the judge decides; :func:`soft_findings` notes the rest. The hard
-rules also screen every answer the suite's other checks receive (``fixtures/traffic.py``);
-these checks run last and fold those findings into their cell.
+on the answer's own message and every result item's, which the judge decides;
+:func:`soft_findings` notes the rest. The hard rules also screen every answer the suite's
+other checks receive (``fixtures/traffic.py``); these checks run last and fold those
+findings into their cell.
 """
 from __future__ import annotations
 
@@ -38,8 +46,9 @@ from protocol.errors import error_name
 from strategies import provoke as provoking
 
 from . import provoked_topics
-from .parametrize import MUTATING_KEYS, every_version
+from .parametrize import ADMIN_KEYS, MUTATING_KEYS, every_version
 from reference import error_codes as ec
+from reference.modes import DELETE_TOPICS_EXPLAINED
 
 S = ec._src
 RC, CA, CAM = ec.REPLICATION_CONTROL, ec.CONTROLLER_APIS, ec.CONFIG_ADMIN_MANAGER
@@ -47,6 +56,7 @@ CCM, CCV = ec.CONFIGURATION_CONTROL, ec.CONTROLLER_CONFIG_VALIDATOR
 API_ERROR = "clients/src/main/java/org/apache/kafka/common/requests/ApiError.java"
 
 NULL, NULL_OR_EMPTY = frozenset({None}), frozenset({None, ""})
+_REQUESTS_ = "clients/src/main/java/org/apache/kafka/common/requests/"
 
 #: api -> (what a success may carry, source)
 ON_SUCCESS: dict[int, tuple[frozenset, str]] = {
@@ -70,6 +80,16 @@ ON_SUCCESS: dict[int, tuple[frozenset, str]] = {
     ApiKey.IncrementalAlterConfigs: (
         NULL, S(CA, "handleIncrementalAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
         + "; " + S(CAM, "reassembleIncrementalResponse new ApiError(code, errorMessage)")),
+    ApiKey.FindCoordinator: (
+        frozenset({None, "", "NONE"}),
+        S(_REQUESTS_ + "FindCoordinatorResponse.java", "prepareOldResponse (v0-v3) setErrorMessage(error.message()): "
+                                                       "Errors.NONE.message() is its name, \"NONE\"")
+        + "; v4+: the coordinator entry's ErrorMessage has no \"default\": \"null\", so a success carries \"\""),
+    ApiKey.UpdateFeatures: (
+        frozenset({None, "", "NONE"}),
+        S("metadata/src/main/java/org/apache/kafka/controller/QuorumController.java",
+          "updateFeatures: v0-v1 per-feature results setErrorMessage(result.error().message()): \"NONE\" on success")
+        + "; top-level: result.message() (null)"),
 }
 
 _CONFIG_ERRORS = {
@@ -128,6 +148,17 @@ ALWAYS: dict[int, dict[int, str]] = {
     ApiKey.IncrementalAlterConfigs: _CONFIG_ERRORS,
 }
 
+
+
+def explained(api_key: int) -> dict[int, str]:
+    """:data:`ALWAYS` for the broker under check: a ZooKeeper-mode broker (3.x) explains no
+    DeleteTopics error (reference/modes.py ``DELETE_TOPICS_EXPLAINED``), so there a missing
+    message is a soft finding, as Kafka."""
+    if api_key == ApiKey.DeleteTopics and not DELETE_TOPICS_EXPLAINED.now():
+        return {}
+    return ALWAYS.get(api_key, {})
+
+
 _REQUESTS = "clients/src/main/java/org/apache/kafka/common/requests/"
 
 #: (api, code) -> source: errors Kafka itself answers without a message (soft findings).
@@ -154,12 +185,33 @@ SOURCE = ("catalogue P6; reference/error_codes.py ERROR_MESSAGE; "
           + S(API_ERROR, "fromThrowable: no message when it equals the code's default text")
           + "; " + S(ec.MSG + "*Response.json", "ErrorMessage versions/nullableVersions/default"))
 
-APIS_WITH_MESSAGES = (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
-                      ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
+#: The admin APIs whose responses have an error_message (top-level or per item) in some
+#: version, and DeleteRecords, whose versions must answer without one.
+APIS_WITH_MESSAGES = tuple(k for k in ADMIN_KEYS if schema_facts.message_paths(k) or k == ApiKey.DeleteRecords)
 
 
 def has_field(api_key: int, version: int) -> bool:
-    return schema_facts.item_has(api_key, version, "error_message")
+    return any(schema_facts.has_field(api_key, version, p, schema_facts.RESPONSE)
+               for p in schema_facts.message_paths(api_key))
+
+
+def on_success(api_key: int) -> tuple[frozenset, str]:
+    """What a success may carry in error_message, and why: :data:`ON_SUCCESS` where it was
+    read for each API, else ``reference/error_codes.py`` ``ERROR_MESSAGE`` (null, or null or
+    "" where Kafka's generated default is the empty string)."""
+    if api_key in ON_SUCCESS:
+        return ON_SUCCESS[api_key]
+    null_on_success, note = ec.ERROR_MESSAGE[api_key][1:] if api_key in ec.ERROR_MESSAGE else (False, "")
+    return (NULL if null_on_success else NULL_OR_EMPTY), note
+
+
+def _sites(api_key: int, response: dict) -> list[tuple[str, dict]]:
+    """(where, entry) of every error_code the answer explains with an error_message: the
+    response itself (a whole-request verdict) and each per-item result."""
+    out = [("", response)] if "error_message" in response and "error_code" in response else []
+    if api_key in SPECS:
+        out += [(repr(item_name(api_key, e)), e) for e in results(api_key, response) if "error_message" in e]
+    return out
 
 
 def item_name(api_key: int, item: dict):
@@ -167,54 +219,68 @@ def item_name(api_key: int, item: dict):
     DeleteTopics entry without a name (DeleteRecords' partitions: None)."""
     if api_key == ApiKey.DeleteTopics and item.get("name") is None:
         return ("id", str(item.get("topic_id")))
-    return item.get(spec(api_key).item)
+    s = spec(api_key)
+    return item.get(s.item) if s.item in item else item.get(s.partition_item)
 
 
 def soft_findings(api_key: int, version: int, response: dict) -> list[str]:
     """Errors without a message that Kafka does not always explain either (not verdicts:
-    the row's note)."""
+    the row's note), on the answer's own message and every result item's."""
     soft = []
     if not has_field(api_key, version):
         return soft
     name = APIS[api_key].name
-    for item in results(api_key, response):
+    for _, item in _sites(api_key, response):
         code, msg = item.get("error_code"), item.get("error_message")
-        if code != Errors.NONE and not msg and code not in ALWAYS.get(api_key, {}):
+        if code != Errors.NONE and not msg and code not in explained(api_key):
             soft.append(f"{name} {error_name(code)} without a message" +
                         (", as Kafka" if (api_key, code) in KAFKA_OMITS else ""))
     return soft
 
 
+def _site_path(api_key: int, where: str, item: dict) -> list:
+    """The judge's path to the error_message of one site of :func:`_sites`: the answer's own
+    (``where`` empty), or the result item's, found by what names it and the code it
+    answered (the rules depend on the code only, so an item without a name is found by its
+    code)."""
+    code = item.get("error_code")
+    if not where:
+        return [{"error_code": code}, "error_message"]
+    s = spec(api_key)
+    who = ({"topic_id": str(item.get("topic_id"))} if api_key == ApiKey.DeleteTopics and item.get("name") is None
+           else {k: item[k] for k in (s.item if s.item in item else s.partition_item,) if k and item.get(k) is not None})
+    return ["**", {**who, "error_code": code}, "error_message"]
+
+
 def message_expectations(api_key: int, version: int, response: dict) -> list[dict]:
-    """The oracle's hard rules as expectations (docs/results.md), per result item of
-    ``response`` (DeleteRecords' partitions aside): the item's entry, with the code it
-    answered, carries no message on NONE (Kafka's exceptions aside) and one where Kafka
-    always explains the code. The judge decides them on every answer (a traffic screen) and
-    on the check's own."""
-    if not has_field(api_key, version) or api_key == ApiKey.DeleteRecords or api_key not in ON_SUCCESS:
+    """The oracle's hard rules as expectations (docs/results.md), on the answer's own
+    message and every result item's (:func:`_sites`): the site, with the code it answered,
+    carries no message on NONE (Kafka's exceptions aside, :func:`on_success`) and one where
+    Kafka always explains the code (:func:`explained`). The judge decides them on every
+    answer (a traffic screen) and on the check's own."""
+    if not has_field(api_key, version):
         return []
-    key, nk = SPECS[api_key].results, SPECS[api_key].item
+    name = APIS[api_key].name
+    allowed, source = on_success(api_key)
     out = []
-    for item in results(api_key, response):
-        code, name = item.get("error_code"), item.get(nk)
-        who = {nk: name} if name is not None else {"topic_id": str(item.get("topic_id"))}
-        path = [key, {**who, "error_code": code}, "error_message"]
-        shown = repr(item_name(api_key, item))
+    for where, item in _sites(api_key, response):
+        code = item.get("error_code")
+        who = f"{name} v{version}" + (f" {where}" if where else "")
+        path = _site_path(api_key, where, item)
         if code == Errors.NONE:
-            allowed, source = ON_SUCCESS[api_key]
             out.append({"kind": "field", "path": path, "in": sorted(allowed, key=str),
-                        "says": f"{APIS[api_key].name} v{version} {shown} answered NONE: error_message "
+                        "says": f"{who} answered NONE: error_message "
                                 f"{' or '.join(repr(a) for a in sorted(allowed, key=str))} ({source})"})
-        elif code in ALWAYS.get(api_key, {}):
+        elif code in explained(api_key):
             out.append({"kind": "field", "path": path, "not_in": [None, ""],
-                        "says": f"{APIS[api_key].name} v{version} {shown} answered {error_name(code)} ({code}): "
-                                f"an error_message, Kafka always explains it ({ALWAYS[api_key][code]})"})
+                        "says": f"{who} answered {error_name(code)} ({code}): an error_message, Kafka always "
+                                f"explains it ({explained(api_key)[code]})"})
     return out
 
 
 @traffic.screen("P6")
 def _hard_problems(api_key, version, request, response):
-    return message_expectations(api_key, version, response) if api_key in ON_SUCCESS else []
+    return message_expectations(api_key, version, response) if api_key in APIS_WITH_MESSAGES else []
 
 
 @pytest.mark.prop("P6", source=SOURCE)
@@ -226,12 +292,13 @@ def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
     unexplained errors are soft findings. Versions without the field answer without one."""
     check.require(api_key, version)
     if not has_field(api_key, version):   # nothing to ask: P1 judges the decoding
-        raise Unsupported(f"{APIS[api_key].name} v{version} has no error_message field "
-                          f"(from v{ec.ERROR_MESSAGE.get(api_key, ('?',))[0]})")
+        first = schema_facts.first_message_version(api_key)
+        raise Unsupported(f"{APIS[api_key].name} v{version} has no error_message field"
+                          + (f" (from v{first})" if first is not None else ""))
     if api_key in MUTATING_KEYS:
         check.require_mutations()
     client = check.client()
-    existing = provoked_topics.existing_topics(check, api_key)
+    existing = provoked_topics.existing_topics(check, api_key) if provoked_topics.names_topics(api_key) else []
     soft: set[str] = set()
 
     def messages_as_kafka(value):

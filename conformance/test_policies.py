@@ -22,6 +22,12 @@ What released Kafka does (read in its code, checked on kafka:4.4.0):
 * AlterConfigs / IncrementalAlterConfigs: ``ConfigurationControlManager`` calls
   ``AlterConfigPolicy.validate`` per resource (what it is shown is recorded, and checked
   against the request below).
+* ZooKeeper mode (3.x): ``ZkAdminManager.createTopics`` asks only the CreateTopicPolicy,
+  which is then shown every topic, the refused config too (the suite's create-topic policy
+  refuses ``retention.ms=1000013`` with the same message, so the verdicts are the same);
+  the alter-config policy never sees CreateTopics (reference/modes.py
+  ``CREATE_TOPICS_ALTER_CONFIG_POLICY``). AlterConfigs / IncrementalAlterConfigs ask the
+  alter-config policy as in KRaft.
 * CreatePartitions applies no policy in released Kafka (``ReplicationControlManager
   .createPartitions``; KIP-201's partition policy was never released): unsupported.
 """
@@ -41,6 +47,7 @@ from protocol.apis import SPECS, items
 
 from .parametrize import every_version
 from reference import error_codes as ec
+from reference.modes import CREATE_TOPICS_ALTER_CONFIG_POLICY
 
 NAME_MARKER = "policy-reject"
 REFUSED = ("retention.ms", "1000013")
@@ -134,7 +141,7 @@ def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, ap
         wrong = []
         for n, k in zip(names, kinds):
             code, message = got.get(n, (None, None))
-            want = Errors.NONE if k == "ok" else Errors.POLICY_VIOLATION
+            want = Errors.POLICY_VIOLATION if refused(api_key, k) else Errors.NONE
             if code != want:
                 wrong.append(f"{k} item {n}: answered {code} {ec.ERRORS.get(code, '')}, expected {want} "
                              f"{ec.ERRORS.get(want, '')}")
@@ -153,13 +160,20 @@ def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, ap
     check.given(_batch(api_key, version), judged)
 
 
+def refused(api_key: int, kind: str) -> bool:
+    """Does a policy refuse an item of ``kind``? Every kind but ``ok``: a CreateTopics config
+    item is refused by the alter-config policy in KRaft and by the create-topic policy in
+    ZooKeeper mode (the suite's create-topic policy refuses the same value, same message)."""
+    return kind != "ok"
+
+
 def _state_expectations(check, api_key, version, names, kinds) -> None:
     """The verdict on the request just sent, as data for the reproducer: per item, NONE or
     POLICY_VIOLATION, and the policy's message where the version has error_message."""
     spec = SPECS[api_key]
     for n, k in zip(names, kinds):
         entry = [spec.results, {spec.item: n}]
-        want = Errors.NONE if k == "ok" else Errors.POLICY_VIOLATION
+        want = Errors.POLICY_VIOLATION if refused(api_key, k) else Errors.NONE
         check.expect_field(entry + ["error_code"], [int(want)], count=1,
                            says=f"{k} item {n}: {want.name}")
         if want and has_error_message(api_key, version):
@@ -172,7 +186,7 @@ def _no_change_unless_accepted(admin, api_key, names, kinds, validate_only, part
     def differences() -> list[str]:
         wrong = []
         for n, k in zip(names, kinds):
-            applied = k == "ok" and not validate_only
+            applied = not refused(api_key, k) and not validate_only
             if api_key == ApiKey.CreateTopics:
                 states = [a.topic(n) for a in admin.everywhere()]
                 exists = [s.error_code == Errors.NONE for s in states]
@@ -198,9 +212,13 @@ def _policy_saw_the_request(target, api_key, names, kinds, partitions):
         mine = [e for e in saw if e.get("topic", e.get("resource_name")) == n]
         value = REFUSED[1] if k == "config" else ACCEPTED_RETENTION
         configs = [e for e in mine if e["policy"] == "alter_config"]
-        if not any(e["configs"].get(REFUSED[0]) == value for e in configs):
+        alter_policy = api_key != ApiKey.CreateTopics or CREATE_TOPICS_ALTER_CONFIG_POLICY.now()
+        if alter_policy and not any(e["configs"].get(REFUSED[0]) == value for e in configs):
             wrong.append(f"{n}: the alter-config policy was not shown {REFUSED[0]}={value} ({configs})")
-        if api_key == ApiKey.CreateTopics and k != "config":
+        if not alter_policy and configs:
+            wrong.append(f"{n}: the alter-config policy was shown a CreateTopics item ({configs}), which "
+                         "ZooKeeper mode's ZkAdminManager.createTopics never asks it")
+        if api_key == ApiKey.CreateTopics and (k != "config" or not alter_policy):
             created = [e for e in mine if e["policy"] == "create_topic"]
             shown = {"partitions": partitions, "replication_factor": 1, "configs": {REFUSED[0]: value}}
             if not any({key: e.get(key) for key in shown} == shown for e in created):

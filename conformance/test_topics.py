@@ -32,7 +32,8 @@ from strategies import domain
 from .parametrize import every_version
 from .batch_model import World, asked, create_partitions_items, expect_entry, set_up, settle
 from reference import topic_names
-from reference.release_lines import SEGMENT_BYTES_MIN
+from reference.modes import CREATE_TOPICS_CHECKS, first_failed
+from reference.release_lines import CLUSTER_METADATA_CREATE_ERROR, SEGMENT_BYTES_MIN
 from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from reference.topic_config import CONFIGS
 from reference.kips import KIP_694
@@ -350,20 +351,25 @@ def test_t1_replication_factors_kafka_rejects_answer_invalid_replication_factor(
 
 
 @pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopic (the replication factor branch precedes the "
-                               "partition count branch)")
+                               "partition count branch); ZooKeeper mode: reference/modes.py CREATE_TOPICS_CHECKS "
+                               "(AdminUtils.assignReplicasToBrokers checks the partition count first)")
 @pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
 def test_t1_the_replication_factor_is_checked_before_the_partition_count(check, api_key, version):
     """An entry with both an invalid replication factor (0 or below -1) and an invalid
     partition count answers INVALID_REPLICATION_FACTOR (38), not INVALID_PARTITIONS:
-    Kafka checks the replication factor first."""
+    KRaft's controller checks the replication factor first. A ZooKeeper-mode broker (3.x)
+    checks the partition count first and answers INVALID_PARTITIONS (37)
+    (reference/modes.py ``CREATE_TOPICS_CHECKS``)."""
     ctx = asked(check, api_key, version)
     pairs = st.lists(st.tuples(st.one_of(st.just(0), st.integers(-(1 << 15), -2)), domain.invalid_partition_counts()),
                      min_size=1, max_size=2)
+    first = first_failed(CREATE_TOPICS_CHECKS.now(), {"replication_factor": Errors.INVALID_REPLICATION_FACTOR,
+                                                      "partitions": Errors.INVALID_PARTITIONS})
 
     def refused(ps):
         names = _fresh_unique(check, "order", len(ps))
         resp = _create(ctx, version, [_entry(n, p, r) for n, (r, p) in zip(names, ps)])
-        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_REPLICATION_FACTOR, f"replication_factor={r} and num_partitions={p}")
+        expect_codes(ctx, api_key, resp, {n: (first, f"replication_factor={r} and num_partitions={p}")
                                           for n, (r, p) in zip(names, ps)})
         expect_absent(ctx, names)
 
@@ -497,14 +503,16 @@ def test_t1_an_assignment_next_to_a_partition_count_or_replication_factor_answer
 @pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
 def test_t1_the_cluster_metadata_topic_cannot_be_created(check, api_key, version):
     """CreateTopics of ``__cluster_metadata`` (KRaft's own log) answers INVALID_REQUEST
-    (42). Not asked of an external cluster: the name is outside the run prefix."""
+    (42) since Kafka 3.9, TOPIC_AUTHORIZATION_FAILED (29) before (KAFKA-16975;
+    reference/release_lines.py). Not asked of an external cluster: the name is outside the
+    run prefix."""
     ctx = asked(check, api_key, version)
     if check.broker.external:
         raise Skip("names a topic outside the run prefix (__cluster_metadata); not asked of an external cluster")
 
     def refused(name):
         resp = _create(ctx, version, [_entry(name)])
-        expect_codes(ctx, api_key, resp, {name: (Errors.INVALID_REQUEST, "KRaft's metadata log")})
+        expect_codes(ctx, api_key, resp, {name: (CLUSTER_METADATA_CREATE_ERROR.now(), "KRaft's metadata log")})
 
     check.given(st.just("__cluster_metadata"), refused, max_examples=1)
 

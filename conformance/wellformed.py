@@ -1,58 +1,17 @@
 """What a well-formed answer looks like, per API (catalogue P2).
 
-Each API's request names items (topics, resources, partitions); its response must carry
-exactly one result per distinct requested item and no others. The keys below say how to
-read those items from a request body and from a response body.
+Each API's request names items (topics, resources, partitions, groups, users, ...); its
+response must carry exactly one result per distinct requested item and no others. Where
+they are is each API's declaration (``protocol/apis.py``: ``asks`` and ``answers``), read
+at the version by :mod:`protocol.item_keys`. A response whose top-level ``error_code``
+fails the whole request (a group that does not exist for OffsetDelete, an unauthorized
+cluster for ElectLeaders) lists no per-item results, so it is not matched.
 """
 from __future__ import annotations
 
 from fixtures.harness import expect
-from protocol import SPECS, ApiKey
-from protocol.apis import items
-
-
-CONFIG_APIS = frozenset({ApiKey.DescribeConfigs, ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs})
-
-
-def _topic_key(t: dict):
-    return t.get("name") if t.get("name") is not None else ("id", str(t.get("topic_id")))
-
-
-def _request_items(api_key: int, body: dict):
-    if api_key in (ApiKey.CreateTopics, ApiKey.CreatePartitions):
-        return [t["name"] for t in body.get("topics") or []]
-    if api_key == ApiKey.DeleteTopics:
-        if body.get("topics") is not None and "topic_names" not in body:
-            return [_topic_key(t) for t in body["topics"]]
-        return list(body.get("topic_names") or [])
-    if api_key == ApiKey.DeleteRecords:
-        return [(t["name"], p["partition_index"]) for t in body.get("topics") or []
-                for p in t.get("partitions") or []]
-    if api_key in CONFIG_APIS:
-        return [(r["resource_type"], r["resource_name"]) for r in body.get("resources") or []]
-    if api_key == ApiKey.Metadata:
-        topics = body.get("topics")
-        if topics is None:
-            return None          # all topics: nothing to match
-        return [t.get("name") for t in topics if t.get("name") is not None] or None
-    return None
-
-
-def _response_items(api_key: int, resp: dict):
-    if api_key not in SPECS:
-        return None
-    entries = items(api_key, resp)      # where this API lists its results (protocol.apis.SPECS)
-    if api_key in (ApiKey.CreateTopics, ApiKey.CreatePartitions):
-        return [t["name"] for t in entries]
-    if api_key == ApiKey.DeleteTopics:
-        return [_topic_key(t) for t in entries]
-    if api_key == ApiKey.DeleteRecords:
-        return [(t["name"], p["partition_index"]) for t in entries for p in t.get("partitions") or []]
-    if api_key in CONFIG_APIS:
-        return [(r["resource_type"], r["resource_name"]) for r in entries]
-    if api_key == ApiKey.Metadata:
-        return [t.get("name") for t in entries]
-    return None
+from protocol import item_keys
+from protocol.errors import Errors
 
 
 def error_codes(value):
@@ -68,15 +27,22 @@ def error_codes(value):
             yield from error_codes(v)
 
 
+def _shown(key: tuple):
+    return key[0] if len(key) == 1 else key
+
+
 def check_results_match(api_key: int, version: int, request: dict, response: dict) -> None:
-    wanted = _request_items(api_key, request)
-    got = _response_items(api_key, response)
+    if response.get("error_code") not in (None, Errors.NONE):
+        return                         # the whole request failed: no per-item results
+    wanted = item_keys.requested(api_key, version, request)
+    got = item_keys.answered(api_key, version, response)
     if wanted is None or got is None:
         return
-    dupes = sorted({repr(g) for g in got if got.count(g) > 1})
-    expect(not dupes, f"v{version}: response repeats results for {', '.join(dupes)}")
-    missing = [w for w in dict.fromkeys(wanted) if w not in got]
-    extra = [g for g in got if g not in wanted]
+    what = "result at position" if item_keys.positional(api_key) else "results for"
+    dupes = sorted({repr(_shown(g)) for g in got if got.count(g) > 1})
+    expect(not dupes, f"v{version}: response repeats {what} {', '.join(dupes)}")
+    missing = [_shown(w) for w in dict.fromkeys(wanted) if w not in got]
+    extra = [_shown(g) for g in got if g not in wanted]
     expect(not missing, f"v{version}: no result for requested {missing!r}")
     expect(not extra, f"v{version}: results for items not requested {extra!r}")
 

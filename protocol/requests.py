@@ -140,6 +140,17 @@ def describe_configs(v: int, resources: Iterable[tuple[str, Sequence[str] | None
     return body
 
 
+def describe_cluster(v: int, *, include_cluster_authorized_operations: bool = False) -> dict:
+    """The cluster's brokers, controller and id (DescribeClusterRequest.json; KIP-700).
+    ``endpoint_type`` (v1+) says brokers (1), ``include_fenced_brokers`` (v2+) no."""
+    body: dict = {"include_cluster_authorized_operations": include_cluster_authorized_operations}
+    if v >= 1:
+        body["endpoint_type"] = 1
+    if v >= 2:
+        body["include_fenced_brokers"] = False
+    return body
+
+
 def alter_configs(v: int, resources: Iterable[tuple[str, object]], *,
                   resource_type: int = ConfigResourceType.TOPIC, validate_only: bool = False) -> dict:
     """``resources``: ``(name, {k: v} or [(k, v), ...])``; the whole config is replaced.
@@ -205,6 +216,9 @@ class AclResourceType(IntEnum):
     TOPIC = 2
     GROUP = 3
     CLUSTER = 4
+    TRANSACTIONAL_ID = 5
+    DELEGATION_TOKEN = 6
+    USER = 7             #: from CreateAcls/DescribeAcls/DeleteAcls v3 ("Version 3 adds user resource type")
 
 
 class AclPatternType(IntEnum):
@@ -229,6 +243,9 @@ class AclOperation(IntEnum):
     DESCRIBE_CONFIGS = 10
     ALTER_CONFIGS = 11
     IDEMPOTENT_WRITE = 12
+    CREATE_TOKENS = 13
+    DESCRIBE_TOKENS = 14
+    TWO_PHASE_COMMIT = 15
 
 
 class AclPermission(IntEnum):
@@ -273,3 +290,75 @@ def describe_acls(v: int, principal: str, topic: str | None = None) -> dict:
     if v >= 1:
         body["pattern_type_filter"] = AclPatternType.LITERAL if topic else AclPatternType.ANY
     return body
+
+
+def describe_all_acls(v: int) -> dict:
+    """Every ACL (DescribeAcls with every filter field "any")."""
+    body = {"resource_type_filter": AclResourceType.ANY, "resource_name_filter": None, "principal_filter": None,
+            "host_filter": None, "operation": AclOperation.ANY, "permission_type": AclPermission.ANY}
+    if v >= 1:
+        body["pattern_type_filter"] = AclPatternType.ANY
+    return body
+
+
+def delete_exact_acls(v: int, bindings: Iterable[dict]) -> dict:
+    """Remove exactly the ACLs ``bindings`` (entries of a DescribeAcls answer, flattened:
+    ``resource_type``, ``resource_name``, ``pattern_type``, ``principal``, ``host``,
+    ``operation``, ``permission_type``), one filter each."""
+    def one(b):
+        f = {"resource_type_filter": b["resource_type"], "resource_name_filter": b["resource_name"],
+             "principal_filter": b["principal"], "host_filter": b["host"], "operation": b["operation"],
+             "permission_type": b["permission_type"]}
+        if v >= 1:
+            f["pattern_type_filter"] = b.get("pattern_type", AclPatternType.LITERAL)
+        return f
+    return {"filters": [one(b) for b in bindings]}
+
+
+# -- groups, quotas, SCRAM credentials, delegation tokens (the external-cluster clean-up) ---
+
+def list_groups(v: int) -> dict:
+    """Every group, of every state and type (filters from v4 and v5: ListGroupsRequest.json)."""
+    body = {}
+    if v >= 4:
+        body["states_filter"] = []
+    if v >= 5:
+        body["types_filter"] = []
+    return body
+
+
+def delete_groups(v: int, names: Sequence[str]) -> dict:
+    """Same fields at every version 0-3 (DeleteGroupsRequest.json)."""
+    return {"groups_names": list(names)}
+
+
+def describe_client_quotas(v: int) -> dict:
+    """Every client quota entity (no component: match anything, not strictly)."""
+    return {"components": [], "strict": False}
+
+
+def remove_client_quotas(v: int, entries: Iterable[tuple[list[dict], Iterable[str]]]) -> dict:
+    """``entries``: ``(entity, quota keys)``, the entity as DescribeClientQuotas answers it
+    (``[{"entity_type", "entity_name"}]``); every key removed."""
+    return {"entries": [{"entity": entity, "ops": [{"key": k, "value": 0.0, "remove": True} for k in keys]}
+                        for entity, keys in entries], "validate_only": False}
+
+
+def describe_scram_users(v: int) -> dict:
+    """Every user's SCRAM credentials (a null user list)."""
+    return {"users": None}
+
+
+def delete_scram_credentials(v: int, credentials: Iterable[tuple[str, int]]) -> dict:
+    """``credentials``: ``(user, mechanism)`` to delete."""
+    return {"deletions": [{"name": u, "mechanism": m} for u, m in credentials], "upsertions": []}
+
+
+def describe_delegation_tokens(v: int) -> dict:
+    """Every token the requester may describe (null owners)."""
+    return {"owners": None}
+
+
+def expire_delegation_token(v: int, hmac: bytes) -> dict:
+    """Expire the token now (a period of -1)."""
+    return {"hmac": hmac, "expiry_time_period_ms": -1}

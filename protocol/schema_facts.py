@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .apis import ApiKey, Role, keys, spec
+from .apis import DECLARATIONS, SCHEMA_ENTITIES, ApiKey, Entity, Role, keys, spec
 from .codec import APIS
 
 REQUEST, RESPONSE = "request", "response"
@@ -95,10 +95,34 @@ def item_has(api_key: int, version: int, field: str) -> bool:
     return defines(api_key, path, RESPONSE) and has_field(api_key, version, path, RESPONSE)
 
 
-def declared_with(path: str, side: str = REQUEST, role: Role | None = Role.ADMIN) -> tuple[ApiKey, ...]:
+def message_paths(api_key: int) -> tuple[str, ...]:
+    """The response paths of ``error_message`` fields that explain an ``error_code`` beside
+    them: the top-level one, and the per-item results' (``protocol.apis.SPECS``), those the
+    API's response defines in some version."""
+    paths = ["error_message"] if defines(api_key, "error_code", RESPONSE) else []
+    if ApiKey(api_key) in DECLARATIONS and DECLARATIONS[ApiKey(api_key)].results:
+        paths.append(results_path(api_key, "error_message"))
+    return tuple(p for p in paths if defines(api_key, p, RESPONSE))
+
+
+def first_message_version(api_key: int) -> int | None:
+    """The first version whose response carries an error message (top-level or per item)."""
+    firsts = [v for p in message_paths(api_key) if (v := first_version_with(api_key, p, RESPONSE)) is not None]
+    return min(firsts, default=None)
+
+
+def declared_with(path: str, side: str = REQUEST, role: Role | None = Role.ADMIN,
+                  naming: frozenset[Entity] | None = None) -> tuple[ApiKey, ...]:
     """The declared APIs (of ``role``; None: any) whose ``side`` message has ``path`` in
-    some version, in API-key order: ``declared_with("validate_only")``."""
-    return tuple(k for k in keys(role) if defines(k, path, side))
+    some version, in API-key order: ``declared_with("validate_only")``; with ``naming``,
+    only those whose requests name one of those entities (topics and config resources:
+    the topic APIs among them, :data:`TOPIC_RESOURCES`)."""
+    return tuple(k for k in keys(role) if defines(k, path, side)
+                 and (naming is None or naming & set(entity_fields(k).values())))
+
+
+#: What a topic API's request names: topics, or config resources (of type TOPIC among others).
+TOPIC_RESOURCES = frozenset({Entity.TOPIC, Entity.CONFIG_RESOURCE})
 
 
 def _topic_entries(api_key: int) -> tuple[str, str] | None:
@@ -128,6 +152,30 @@ def by_id_from(api_key: int) -> int | None:
     return None
 
 
+@lru_cache(maxsize=None)
+def entity_fields(api_key: int, side: str = REQUEST) -> dict[str, Entity]:
+    """{dotted path: what it names} of every field of the API's ``side`` message (any
+    version) that names a topic, a group or a transactional id (the schema's
+    ``entityType``), or another :class:`~protocol.apis.Entity` its declaration names
+    (``ApiSpec.names``): the names a run keeps inside its prefix."""
+    out: dict[str, Entity] = {}
+
+    def walk(fields, prefix):
+        for name, f in fields.items():
+            entity = SCHEMA_ENTITIES.get(f._json.get("entityType"))
+            if entity is not None:
+                out[prefix + name] = entity
+            if f.is_struct() or f.is_struct_array():
+                walk(f.fields, prefix + name + ".")
+    walk(_message(api_key, side).fields, "")
+    declared = DECLARATIONS.get(ApiKey(api_key))
+    if side == REQUEST and declared is not None and declared.names:
+        for path, entity in declared.names.items():
+            _fields_of(api_key, path, side)          # a misspelt path is an error, not a silent miss
+            out[path] = entity
+    return out
+
+
 def valid_versions(api_key: int) -> tuple[int, int]:
     """The request schema's ``validVersions`` (Kafka 4 removed the versions below the first;
     the codec still speaks them)."""
@@ -135,5 +183,7 @@ def valid_versions(api_key: int) -> tuple[int, int]:
     return api.kafka_min_version, api.max_version
 
 
-__all__ = ["REQUEST", "RESPONSE", "by_id_from", "declared_with", "defines", "first_version_with", "flexible",
+__all__ = ["REQUEST", "RESPONSE", "TOPIC_RESOURCES", "by_id_from", "declared_with", "defines", "entity_fields", "first_message_version",
+           "first_version_with", "message_paths",
+           "flexible",
            "has_field", "item_has", "nullable", "results_path", "valid_versions"]

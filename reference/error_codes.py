@@ -164,6 +164,12 @@ RULES: list[ErrorRule] = [
         note="partition-level error when the leader has no endpoint on the request's listener.",
     ),
     ErrorRule(
+        API_VERSIONS, Errors.REBOOTSTRAP_REQUIRED, 5, "forbidden",
+        _src(MSG + "ApiVersionsRequest.json", '"Version 5 introduces ClusterId and NodeId checking and '
+                                              'REBOOTSTRAP_REQUIRED error (KIP-1242)"'),
+        scope="request", note="only a v5+ request carries the cluster id and node id that are checked",
+    ),
+    ErrorRule(
         METADATA, Errors.REPLICA_NOT_AVAILABLE, 0, "n/a",
         _src(KAFKA_APIS, "handleTopicMetadataRequest: errorUnavailableEndpoints = requestVersion == 0"),
         scope="partition",
@@ -183,6 +189,10 @@ _BATCH_TOO_LARGE = _src(EVENT_EXCEPTION_INFO, 'BoundedListTooLongException -> Po
                         '"Unable to perform excessively large batch operation.") (more than '
                         'QuorumController.MAX_RECORDS_PER_USER_OP = 10000 records)')
 _NPE_FAILOVER = _src(EVENT_EXCEPTION_INFO, "catch-all -> UnknownServerException + controller failover")
+#: What any API the broker handles or forwards may answer (the family modules' rows cite them).
+HANDLE_ERROR = _src(KAFKA_APIS, "handle: an unexpected exception -> requestHelper.handleError (UNKNOWN_SERVER_ERROR)")
+FORWARD_TIMEOUT = _src(FORWARDING_MANAGER, "ForwardingResponseHandler.onTimeout -> REQUEST_TIMED_OUT")
+NOT_CONTROLLER_RETRIED = _src(EVENT_EXCEPTION_INFO, "NotLeaderException -> NOT_CONTROLLER (the forwarding broker retries)")
 
 ANY_VERSION: dict[int, dict[int, str]] = {
     CREATE_TOPICS: {
@@ -349,12 +359,23 @@ _ERROR_MESSAGE_KAFKA: dict[int, tuple[bool, str]] = {
     METADATA: (True, _src(MSG + "MetadataResponse.json", "no ErrorMessage field (v13 adds only a top-level ErrorCode)")),
 }
 
-#: api_key -> (first version whose results carry error_message, or None: read from the
-#: response schema; null_on_success; note with sources).
+# --------------------------------------------------------------------------------------
+# The other admin APIs' rows, by family (one module each, merged here: these tables are the
+# only ones): ACLs, quotas, SCRAM, delegation tokens; the cluster APIs; groups and transactions.
+# --------------------------------------------------------------------------------------
+from . import error_codes_cluster, error_codes_groups, error_codes_security  # noqa: E402
+
+for _family in (error_codes_security, error_codes_cluster, error_codes_groups):
+    _twice = set(_family.ANY_VERSION) & set(ANY_VERSION)
+    assert not _twice, f"{_family.__name__} restates {_twice}"
+    ANY_VERSION.update(_family.ANY_VERSION)
+    RULES.extend(_family.RULES)
+    _ERROR_MESSAGE_KAFKA.update(_family.ERROR_MESSAGE_KAFKA)
+
+#: api_key -> (first version whose response carries error_message, top-level or per item, or
+#: None: read from the response schema; null_on_success; note with sources).
 ERROR_MESSAGE: dict[int, tuple[Optional[int], bool, str]] = {
-    api: (schema_facts.first_version_with(api, schema_facts.results_path(api, "error_message"),
-                                          schema_facts.RESPONSE), *kafka)
-    for api, kafka in _ERROR_MESSAGE_KAFKA.items()}
+    api: (schema_facts.first_message_version(api), *kafka) for api, kafka in _ERROR_MESSAGE_KAFKA.items()}
 
 # --------------------------------------------------------------------------------------
 # All Kafka error codes: ``protocol.errors.Errors`` (Errors.java), as a code -> name table.
@@ -441,6 +462,10 @@ API_VERSIONS_CODES: dict[int, str] = {
     Errors.INVALID_REQUEST:
         _src(CONTROLLER_APIS, " !apiVersionRequest.isValid -> getErrorResponse(INVALID_REQUEST); ")
         + _src(_API_VERSIONS_REQUEST, " isValid (client software name/version pattern, v3+)"),
+    Errors.REBOOTSTRAP_REQUIRED:
+        _src(MSG + "ApiVersionsRequest.json", " Version 5 introduces ClusterId and NodeId checking and "
+                                              "REBOOTSTRAP_REQUIRED error (KIP-1242): a cluster id or node id that is "
+                                              "not this broker's"),
     Errors.UNKNOWN_SERVER_ERROR: _src(KAFKA_APIS, " handle -> handleError (any API)"),
 }
 

@@ -26,9 +26,10 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from protocol.apis import ApiKey, ConfigResourceType
+from protocol.apis import ZERO_UUID, AlterConfigOp, ApiKey, ConfigResourceType
 
 from . import KNOWN_DEVIATIONS, topic_names
+from .topic_config import CONFIGS
 
 FORMAT = "kafka-admin-conformance/known-deviations/2"
 
@@ -82,6 +83,40 @@ def _an_unknown_operation_on_a_topic(body: dict) -> bool:
                for r in body.get("resources") or [])
 
 
+def _a_partition_above_1(body: dict) -> bool:
+    """A DescribeShareGroupOffsets partition index above 1: the suite's topics that exist
+    have partitions 0 and 1, so a higher index names a partition an existing topic may lack
+    (a topic that does not exist is answered at once)."""
+    return any(isinstance(p, int) and p >= 2 for g in body.get("groups") or []
+               for t in g.get("topics") or [] for p in t.get("partitions") or [])
+
+
+def _a_list_op_on_an_unknown_key(body: dict) -> bool:
+    """APPEND or SUBTRACT of a key no topic config of the suite's table has, on a topic
+    (reference/topic_config.py CONFIGS: wider than Kafka's unknown keys, which is what a
+    generator leaving the shape out needs)."""
+    return any(r.get("resource_type") == ConfigResourceType.TOPIC
+               and any(c.get("config_operation") in (AlterConfigOp.APPEND, AlterConfigOp.SUBTRACT)
+                       and c.get("name") not in CONFIGS for c in r.get("configs") or [])
+               for r in body.get("resources") or [])
+
+
+def _an_entry_naming_nothing(body: dict) -> bool:
+    """A DeleteTopics v6+ entry with a null name and the zero topic id (the codec writes
+    ``Uuid.ZERO_UUID`` as None or ZERO_UUID)."""
+    return any(isinstance(t, dict) and t.get("name") is None and t.get("topic_id") in (None, ZERO_UUID)
+               for t in body.get("topics") or [])
+
+
+#: The run's share groups are named ``<prefix>sg-...`` (strategies/entities.py ``share_groups``),
+#: apart from the groups it commits offsets to (``<prefix>g-...``).
+SHARE_GROUP_MARK = "-sg-"
+
+
+def _to_a_share_group(body: dict) -> bool:
+    return SHARE_GROUP_MARK in str(body.get("group_id") or "")
+
+
 #: AlterConfigs naming one resource (type and name) twice: Kafka never answers it
 #: (entry ``alter-configs-duplicate-resource-never-answered``).
 ALTER_CONFIGS_RESOURCE_TWICE = "alter-configs-resource-named-twice"
@@ -91,6 +126,19 @@ CREATE_TOPICS_NAMES_COLLIDING = "create-topics-names-colliding-in-one-request"
 #: IncrementalAlterConfigs with an operation byte none of the four on a TOPIC resource: Kafka's
 #: controller fails over (entry ``incremental-alter-configs-unknown-operation-fails-the-controller-over``).
 INCREMENTAL_ALTER_CONFIGS_UNKNOWN_OPERATION = "incremental-alter-configs-unknown-operation"
+#: DescribeShareGroupOffsets naming a partition above 1: Kafka answers a partition an existing
+#: topic lacks only after ~28 s (entry ``describe-share-group-offsets-missing-partition-stalls``).
+SHARE_GROUP_OFFSETS_PARTITION_ABOVE_1 = "describe-share-group-offsets-partition-above-1"
+#: OffsetCommit to a share group (below v9 Kafka answers GROUP_ID_NOT_FOUND, a v9+ code:
+#: entry ``offset-commit-to-share-group-answers-group-id-not-found-below-v9``).
+OFFSET_COMMIT_TO_A_SHARE_GROUP = "offset-commit-to-a-share-group"
+
+#: IncrementalAlterConfigs APPEND/SUBTRACT of an unknown key on a topic: ZooKeeper-mode Kafka
+#: answers UNKNOWN_SERVER_ERROR (entry ``incremental-alter-configs-append-unknown-key-unknown-server-error``).
+INCREMENTAL_ALTER_CONFIGS_LIST_OP_ON_AN_UNKNOWN_KEY = "incremental-alter-configs-list-op-on-an-unknown-key"
+#: A DeleteTopics entry with neither name nor id: ZooKeeper-mode Kafka answers
+#: TOPIC_AUTHORIZATION_FAILED (entry ``delete-topics-neither-name-nor-id-authorization-failed``).
+DELETE_TOPICS_ENTRY_NAMING_NOTHING = "delete-topics-entry-naming-nothing"
 
 SHAPES: dict[str, Shape] = {s.id: s for s in (
     Shape(ALTER_CONFIGS_RESOURCE_TWICE, ApiKey.AlterConfigs,
@@ -99,6 +147,15 @@ SHAPES: dict[str, Shape] = {s.id: s for s in (
           "a CreateTopics request naming two topics that collide by '.'/'_'", _two_names_colliding),
     Shape(INCREMENTAL_ALTER_CONFIGS_UNKNOWN_OPERATION, ApiKey.IncrementalAlterConfigs,
           "an IncrementalAlterConfigs request with an unknown operation on a topic", _an_unknown_operation_on_a_topic),
+    Shape(SHARE_GROUP_OFFSETS_PARTITION_ABOVE_1, ApiKey.DescribeShareGroupOffsets,
+          "a DescribeShareGroupOffsets request naming a partition above 1", _a_partition_above_1),
+    Shape(OFFSET_COMMIT_TO_A_SHARE_GROUP, ApiKey.OffsetCommit,
+          "an OffsetCommit request to one of the run's share groups", _to_a_share_group),
+    Shape(INCREMENTAL_ALTER_CONFIGS_LIST_OP_ON_AN_UNKNOWN_KEY, ApiKey.IncrementalAlterConfigs,
+          "an IncrementalAlterConfigs request appending to or subtracting from an unknown topic config",
+          _a_list_op_on_an_unknown_key),
+    Shape(DELETE_TOPICS_ENTRY_NAMING_NOTHING, ApiKey.DeleteTopics,
+          "a DeleteTopics request with an entry naming neither a topic nor an id", _an_entry_naming_nothing),
 )}
 
 

@@ -12,7 +12,7 @@ import re
 from collections import defaultdict
 from html import escape
 
-from .row_schema import CELL_STATES, OUTCOMES
+from .row_schema import CELL_STATES, OUTCOMES, broker_mode
 
 GROUPS = "PVDRCTSK"
 MARK = {"pass": "✓", "partial": "◐", "fail": "✗", "error": "!", "unsupported": "–", "skip": "·"}
@@ -313,15 +313,17 @@ def history_section(history: list[dict], brokers: list[str]) -> str:
         mine = [h for h in history if h["broker"] == b]
         if mine:
             out.append(history_chart(f"history-{slug(b)}", b, mine))
-    releases = defaultdict(list)
+    releases = defaultdict(list)     # (version, mode) -> runs: ZooKeeper mode charted apart
     for h in history:
         if h.get("broker_impl") == KAFKA_IMPL and h.get("broker_version"):
-            releases[h["broker_version"]].append(h)
+            releases[(h["broker_version"], broker_mode(h.get("broker")))].append(h)
     if releases:
         out.append("<h3>Apache Kafka releases</h3>")
-        vkey = lambda v: [int(x) if x.isdigit() else x for x in re.split(r"[.-]", v)]  # noqa: E731
-        for v in sorted(releases, key=vkey):
-            out.append(history_chart(f"history-kafka-{slug(v)}", f"Apache Kafka {v}", releases[v]))
+        vkey = lambda vm: ([int(x) if x.isdigit() else x for x in re.split(r"[.-]", vm[0])], vm[1])  # noqa: E731
+        for v, mode in sorted(releases, key=vkey):
+            zk = mode == "zk"
+            out.append(history_chart(f"history-kafka-{slug(v)}" + ("-zk" if zk else ""),
+                                     f"Apache Kafka {v}" + (" (ZooKeeper mode)" if zk else ""), releases[(v, mode)]))
     out.append("</section>")
     return "".join(out)
 

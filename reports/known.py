@@ -13,7 +13,7 @@ and the gate accept exactly those rows and nothing else.
 A row is *known* when it is a ``fail`` row (an ``error`` is no finding) and the entry
 matches its whole shape: ``broker_impl``; the row's release line (``X.Y`` of
 ``broker_version``) in ``releases`` (and its mode in ``modes``, when the entry lists
-modes: ``mode=M`` in the broker spec, else ``kraft``); ``property``; ``test``, the entry's
+modes: ``zk`` for ``mode=zk`` in the broker spec, else ``kraft``); ``property``; ``test``, the entry's
 dedicated check (the row's ``check``, else ``counterexample.test``, names it; an entry
 whose ``test`` carries parameters, ``test_x[kind=...]``, names the row's ``check``); ``api_key``
 and the row's version in ``api_versions``; ``message_regex`` matching the **whole**
@@ -63,7 +63,7 @@ class Known:
                 and row.get("property") == self.property and self.names_check_of(row)
                 and row.get("api_key") == self.api_key and row.get("api_version") in self.api_versions
                 and release_line(row.get("broker_version")) in self.releases
-                and (self.modes is None or mode_of(row.get("broker")) in self.modes)
+                and (self.modes is None or row_schema.broker_mode(row.get("broker")) in self.modes)
                 and self.message_regex.fullmatch(row.get("message") or "")):
             return False
         step = last_request(row, self.api_key)
@@ -90,12 +90,6 @@ def check_function(row: dict) -> str | None:
         return ce["test"]
     node = row.get("test")
     return node.rsplit("::", 1)[-1].split("[", 1)[0] if isinstance(node, str) and node else None
-
-
-def mode_of(broker: str | None) -> str:
-    """A broker spec's mode (``kafka:3.9.1,mode=zk``), ``kraft`` when it names none."""
-    m = re.search(r"(?:^|[,@])mode=([A-Za-z0-9_-]+)", broker or "")
-    return m.group(1) if m else "kraft"
 
 
 def _counterexample(row: dict):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 
 OUTCOMES = ("pass", "fail", "error", "unsupported", "skip")
 
@@ -75,6 +76,13 @@ CORRUPT = "_corrupt_record"
 
 #: Parsed by the reader itself: a line whose started_at is not a time is corrupt.
 TIMESTAMPS = ("started_at",)
+
+
+def broker_mode(spec: str | None) -> str:
+    """A row's metadata mode, from its ``broker`` spec: ``zk`` for a ZooKeeper-mode Apache
+    Kafka (``kafka:VERSION,mode=zk``, also behind a proxy), else ``kraft``. The manifest
+    records it too (``brokers[].mode``); the spec keeps every row self-contained."""
+    return "zk" if re.search(r",mode=zk(?:,|$)", spec or "") else "kraft"
 
 
 def spark_schema():

@@ -16,8 +16,10 @@ from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
 from reference.topic_names import LEGAL_CHARS, MAX_NAME_LENGTH, collision_key
 from protocol import codec, schema_facts
-from protocol.apis import AlterConfigOp, ApiKey, ConfigResourceType
+from protocol.apis import ADMIN, DECLARATIONS, AlterConfigOp, ApiKey, ConfigResourceType
 from . import schema
+from .bodies import generic_request
+from .entities import RunNames
 
 #: Request timeouts: long enough for a loaded broker, short enough to fail a run quickly.
 TIMEOUT_MS = 5000
@@ -282,17 +284,21 @@ _ADMIN = {ApiKey.Metadata: _metadata, ApiKey.ApiVersions: _api_versions, ApiKey.
 
 def admin_request(api_key: int, version: int, prefix: str, names: SearchStrategy | None = None,
                   overrides: dict | None = None) -> SearchStrategy[dict]:
-    """Semantically realistic request bodies for an admin API at any version 0..max:
-    topics named by ``names`` (default :func:`valid_topic_names`) and unique up to
-    '.'/'_' collision, resource type TOPIC, real configs with valid values, sane counts,
+    """Semantically realistic request bodies for an admin API at any version 0..max. The
+    APIs of ``_ADMIN`` below have generators of their own; every other declared admin API's
+    bodies come from its schema (:func:`strategies.bodies.generic_request`: the run's names,
+    the safe values of ``strategies/safe_values.py``). Topics named by ``names`` (default
+    :func:`valid_topic_names`) and unique up to '.'/'_' collision, resource type TOPIC, real configs with valid values, sane counts,
     ``TIMEOUT_MS`` timeouts; fields not fixed here are schema-generated. ``overrides`` (as
     for :func:`strategies.schema.request_body`) replace a top-level field or one in the
     per-topic/per-resource structs (``{"topics.num_partitions": 0}``); config lists are
     replaced whole (``"topics.configs"``, ``"resources.configs"``). Topic names are set
     through ``names`` only, which keeps them inside the prefix."""
-    if api_key not in _ADMIN:
-        raise KeyError(f"no admin request strategy for API {api_key}: add one to strategies/domain.py _ADMIN "
-                       "(docs/CONTRIBUTING-properties.md, 'Adding an API')")
+    declared = DECLARATIONS.get(api_key)
+    if declared is None or declared.role is not ADMIN:
+        raise KeyError(f"no admin request strategy for API {api_key}: declare it an admin API (protocol/apis.py) "
+                       "or add a generator to strategies/domain.py _ADMIN (docs/CONTRIBUTING-properties.md, "
+                       "'Adding an API')")
     for k in overrides or {}:
         if k in ("topics.name", "topic_names", "resources.resource_name"):
             raise ValueError(f"set topic names with names=, not the {k!r} override")
@@ -300,6 +306,8 @@ def admin_request(api_key: int, version: int, prefix: str, names: SearchStrategy
             raise ValueError("override a config list whole, not its fields")
     names = _guarded(_check_prefix(prefix), names if names is not None else valid_topic_names(prefix))
     ov = dict(overrides or {})
+    if api_key not in _ADMIN:      # from the schema: the run's names, strategies/safe_values.py's rules
+        return generic_request(api_key, version, RunNames(prefix, names), ov)
 
     def item(path, **fixed):  # one struct of the array at ``path``, the caller's overrides last
         nested = {k[len(path) + 1:]: s for k, s in ov.items() if k.startswith(path + ".")}

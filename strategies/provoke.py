@@ -27,6 +27,8 @@ from . import domain as d
 from .domain import admin_request
 
 SET, APPEND, SUBTRACT = int(AlterConfigOp.SET), int(AlterConfigOp.APPEND), int(AlterConfigOp.SUBTRACT)
+#: KRaft's metadata log (apache/kafka raft/.../KafkaRaftClient.java: the quorum's one topic partition)
+METADATA_TOPIC = "__cluster_metadata"
 
 
 def _twin(name: str) -> str:
@@ -104,7 +106,12 @@ def _provoking(api_key: int, version: int, prefix: str, existing: list[str],
             "timeout_ms": st.sampled_from([d.TIMEOUT_MS, d.TIMEOUT_MS, 0])})
     if api_key == ApiKey.IncrementalAlterConfigs:
         return admin_request(api_key, version, prefix, names=names, overrides={"resources.configs": bad_ops()})
-    return admin_request(api_key, version, prefix)
+    if api_key == ApiKey.DescribeQuorum and not prefixed_only:
+        # the one partition Kafka's quorum answers for (KafkaRaftClient: __cluster_metadata-0)
+        return admin_request(api_key, version, prefix, names=names,
+                             overrides={"topics.topic_name": st.one_of(names, st.just(METADATA_TOPIC))})
+    # any other admin API: its schema's body with these topic names (strategies/bodies.py)
+    return admin_request(api_key, version, prefix, names=names)
 
 
 def requests(api_key: int, version: int, prefix: str, existing: list[str] = (),

@@ -124,10 +124,10 @@ def test_incremental_alter_configs_semantics():
         {Errors.INVALID_REQUEST}]
     assert codes([{"name": n("a"), "ops": [["retention.ms", "SET", None]]}]) == [{Errors.INVALID_REQUEST}]
     assert codes([{"name": n("a"), "ops": [["retention.ms", "APPEND", "1"]]}]) == [{Errors.INVALID_CONFIG}]
-    # a bad value on a topic that does not exist: KRaft validates first (INVALID_CONFIG),
-    # ZooKeeper mode looked for the topic first; no KIP orders them, so either
-    assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "abc"]]}]) == [
-        {Errors.INVALID_CONFIG, Errors.UNKNOWN_TOPIC_OR_PARTITION}]
+    # a bad value on a topic that does not exist: KRaft validates first (INVALID_CONFIG);
+    # ZooKeeper mode looks for the topic first (reference/modes.py TOPIC_CONFIG_CHECKS,
+    # test_a_zookeeper_mode_broker_is_modelled_by_its_own_rules)
+    assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "abc"]]}]) == [{Errors.INVALID_CONFIG}]
     assert codes([{"name": n("zz"), "ops": [["retention.ms", "SET", "3600000"]]}]) == [
         {Errors.UNKNOWN_TOPIC_OR_PARTITION}]
     assert codes([{"name": n("bad!"), "ops": []}]) == [{Errors.INVALID_TOPIC_EXCEPTION}]
@@ -279,6 +279,40 @@ def test_strategies_draw_every_advertised_version_and_json_operations():
     draw()
     assert seen == set(range(2, 8))
     assert st  # noqa: B018
+
+
+def test_a_zookeeper_mode_broker_is_modelled_by_its_own_rules():
+    """reference/modes.py: ZkAdminManager's order of checks, every listing of a repeated
+    name answered, and a deleted name that may still answer as being deleted."""
+    from reference import release_lines
+    release_lines.use((3, 9), release_lines.ZK)
+    try:
+        m = model()
+        create(m, {"name": n("a")})
+        got = create(m, {"name": n("c"), "rf": 0, "partitions": 0},
+                     {"name": n("bad!"), "configs": [["retention.ms", None]]},
+                     {"name": n("a"), "configs": [["retention.ms", "abc"]]})
+        assert got == {n("c"): {Errors.INVALID_PARTITIONS}, n("bad!"): {Errors.INVALID_CONFIG},
+                       n("a"): {Errors.TOPIC_ALREADY_EXISTS}}
+        expects = m.create_topics([{"name": n("e"), "partitions": 1, "rf": 1, "configs": []}] * 2, False, 7)
+        assert [e.allowed for e in expects] == [{Errors.INVALID_REQUEST}] * 2
+        expects = m.delete_topics([{"name": n("a")}, {"name": n("a")}], 4)
+        assert [(e.key, e.allowed) for e in expects] == [(("name", n("a")), {Errors.NONE})] * 2
+        apply(expects)
+        assert n("a") not in m.topics and n("a") in m.deleting
+        assert create(m, {"name": n("a")}) == {n("a"): {Errors.TOPIC_ALREADY_EXISTS, Errors.NONE}}
+        assert n("a") not in m.deleting          # created again (NONE applied)
+        m.delete_topics([{"name": n("a")}], 4)[0].effect({})
+        assert [e.allowed for e in m.create_partitions([{"name": n("a"), "count": 2}], False)] == [
+            {Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.INVALID_TOPIC_EXCEPTION}]
+        codes = [e.allowed for e in m.incremental_alter(
+            [{"name": n("x"), "ops": [["retention.ms", "SET", "abc"]]},
+             {"name": n("bad!"), "ops": [["retention.ms", "SET", "3600000"]]}], False)]
+        assert codes == [{Errors.UNKNOWN_TOPIC_OR_PARTITION}, {Errors.UNKNOWN_TOPIC_OR_PARTITION}]
+    finally:
+        release_lines.use(None)
+    codes = [e.allowed for e in model().incremental_alter([{"name": n("x"), "ops": [["retention.ms", "SET", "abc"]]}], False)]
+    assert codes == [{Errors.INVALID_CONFIG}]          # KRaft: the config before the topic's existence
 
 
 def test_s1_leaves_two_colliding_names_in_one_create_topics_to_t1_where_kafka_is_known_to_create_both():

@@ -82,3 +82,64 @@ def test_schema_facts_cover_every_declared_api():
     for key in apis.DECLARATIONS:
         lo, hi = schema_facts.valid_versions(key)
         assert 0 <= lo <= hi == codec.APIS[key].max_version
+
+
+def test_every_admin_api_has_codes_a_generator_and_item_paths_its_schemas_have():
+    """An admin API is declared with what the generic properties need: Kafka's codes
+    (reference/error_codes.py), bodies at every version (strategies), and item paths
+    naming arrays and keys its schemas have."""
+    from strategies import domain
+    for key in apis.keys(ADMIN):
+        assert error_codes.known_error_codes(key) != error_codes.ALL_KAFKA_CODES, key.name
+        assert domain.admin_request(key, codec.APIS[key].max_version, "kac-abc123-") is not None
+        s = apis.DECLARATIONS[key]
+        for side, paths in ((schema_facts.REQUEST, s.ask_paths), (schema_facts.RESPONSE, s.answer_paths)):
+            for union in paths:
+                for levels in union:
+                    path = ""
+                    for level in levels:
+                        path = f"{path}.{level.array}" if path else level.array
+                        assert schema_facts.defines(key, path, side), (key.name, side, path)
+                        for field in level.key:
+                            if field not in ("#", "*"):
+                                assert schema_facts.defines(key, f"{path}.{field}", side), (key.name, side, path, field)
+
+
+def test_what_is_not_declared_says_why_and_is_not_declared_too():
+    assert not set(apis.NOT_DECLARED) & {int(k) for k in apis.DECLARATIONS}
+    for key, (name, why) in apis.NOT_DECLARED.items():
+        assert name and len(why) > 20, key
+        if key in ApiKey._value2member_map_:
+            assert ApiKey(key).name == name
+
+
+def test_item_keys_match_a_request_to_its_answer():
+    from protocol import item_keys
+    ids = [__import__("uuid").uuid4()]
+    assert item_keys.requested(ApiKey.DeleteTopics, 6, {"topics": [{"name": None, "topic_id": ids[0]},
+                                                                   {"name": "a", "topic_id": None}]}) == [(ids[0],), ("a",)]
+    assert item_keys.requested(ApiKey.DeleteTopics, 3, {"topic_names": ["a", "b"]}) == [("a",), ("b",)]
+    configs = {"resources": [{"resource_type": 2, "resource_name": "t", "configuration_keys": None}]}
+    assert item_keys.requested(ApiKey.DescribeConfigs, 4, configs) == [(2, "t")]
+    acls = {"creations": [{}, {}]}
+    assert item_keys.requested(ApiKey.CreateAcls, 3, acls) == [(0,), (1,)] and item_keys.positional(ApiKey.CreateAcls)
+    scram = {"deletions": [{"name": "u", "mechanism": 1}], "upsertions": [{"name": "v"}]}
+    assert item_keys.requested(ApiKey.AlterUserScramCredentials, 0, scram) == [("u",), ("v",)]
+    entity = [{"entity_type": "user", "entity_name": "u"}, {"entity_type": "client-id", "entity_name": "c"}]
+    asked = item_keys.requested(ApiKey.AlterClientQuotas, 1, {"entries": [{"entity": entity, "ops": []}]})
+    answered = item_keys.answered(ApiKey.AlterClientQuotas, 1, {"entries": [{"entity": entity[::-1]}]})
+    assert asked == answered        # Kafka keeps no order of an entity's parts
+    fetch = {"groups": [{"group_id": "g", "topics": None}]}
+    assert item_keys.requested(ApiKey.OffsetFetch, 8, fetch) == [("g",)]
+    old = {"group_id": "g", "topics": [{"name": "t", "partition_indexes": [0, 1]}]}
+    assert item_keys.requested(ApiKey.OffsetFetch, 7, old) == [("t", 0), ("t", 1)]
+    dirs = {"dirs": [{"path": "/d", "topics": [{"name": "t", "partitions": [3]}]}]}
+    assert item_keys.requested(ApiKey.AlterReplicaLogDirs, 2, dirs) == [("t", 3)]
+    assert item_keys.requested(ApiKey.Metadata, 0, {"topics": []}) is None       # v0's empty list: every topic
+    assert item_keys.requested(ApiKey.Metadata, 12, {"topics": None}) is None
+
+
+def test_every_admin_api_is_in_one_family():
+    listed = [k for keys in apis.FAMILIES.values() for k in keys]
+    assert sorted(listed) == sorted(apis.keys(ADMIN)) and len(listed) == len(set(listed))
+    assert apis.family(ApiKey.DeleteAcls) == "ACLs"

@@ -21,6 +21,9 @@ from fixtures.results import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
 INNER = {"P4": "noida", "P5": "kafka:4.4.0", "P6": "noida"}
+#: P5 asks every admin API (issue 26); its mutants touch these three, so its run asks only
+#: them (over all 50 APIs, four Kafka brokers take longer than the run's 600 s)
+ONLY = {"P5": ("-k", "CreateTopics or CreatePartitions or DeleteTopics")}
 
 #: property -> (module, mutants that must be killed)
 CASES = {
@@ -36,7 +39,7 @@ CASES = {
 def run_suite(tmp_path: Path, module: str, prop: str, specs) -> list[dict]:
     args = [sys.executable, "-m", "pytest", module, "-q", "-p", "no:cacheprovider",
             "--property", prop, "--profile", "ci", "--seed", "1",
-            "--results-dir", str(tmp_path / "results")]
+            "--results-dir", str(tmp_path / "results"), *ONLY.get(prop, ())]
     for s in specs:
         args += ["--broker", s]
     proc = subprocess.run(args, cwd=ROOT, capture_output=True, text=True, timeout=600)

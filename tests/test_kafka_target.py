@@ -19,7 +19,7 @@ import pytest
 
 from conformance.parametrize import ADMIN_KEYS
 from protocol import requests, wire
-from protocol.apis import ApiKey, ConfigResourceType
+from protocol.apis import DECLARATIONS, NOT_DECLARED, ApiKey, ConfigResourceType
 from protocol.codec import APIS
 from fixtures.results import read_rows
 from fixtures.targets import TargetError, make_target
@@ -69,10 +69,10 @@ def test_cluster_ids_are_what_kafkas_storage_tool_accepts():
 
 @pytest.mark.parametrize("spec,expect", [
     ("kafka:9.9.9", "no such Apache Kafka release on Maven Central; releases found: "),
-    ("kafka:2.8.2", "only KRaft releases run here (3.3.0 and later)"),
+    ("kafka:2.8.2", "releases from 3.3.0 on run here (3.3 is the oldest line"),
     (f"{KAFKA},nodes=9", "nodes=9 must be a number from 1 to 5"),
-    (f"{KAFKA},colour=blue", "unknown option 'colour'; the options are nodes=N, preset=policy|nodelete|quota|acl "
-                             "and config.KEY=VALUE"),
+    (f"{KAFKA},colour=blue", "unknown option 'colour'; the options are nodes=N, preset=policy|nodelete|quota|acl, "
+                             "mode=kraft|zk and config.KEY=VALUE"),
     (f"{KAFKA},preset=chaos", "unknown preset 'chaos'; the presets are policy, nodelete, quota, acl"),
 ])
 def test_a_kafka_spec_that_cannot_run_is_one_line(tmp_path, spec, expect):
@@ -91,10 +91,10 @@ def test_the_old_profile_spelling_still_names_a_preset_with_a_one_line_note(caps
     """``profile=`` was the preset's name before "profile" came to mean only --profile
     (hypothesis depth): it still works for one release, saying what to write instead."""
     from fixtures.targets.kafka import parse_options
-    assert parse_options("kafka:4.4.0,profile=acl", "4.4.0,profile=acl") == ("4.4.0", 1, {}, "acl")
+    assert parse_options("kafka:4.4.0,profile=acl", "4.4.0,profile=acl") == ("4.4.0", 1, {}, "acl", "kraft")
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'profile=acl' is now 'preset=acl'" in err, err
-    assert parse_options("kafka:4.4.0,preset=acl", "4.4.0,preset=acl") == ("4.4.0", 1, {}, "acl")
+    assert parse_options("kafka:4.4.0,preset=acl", "4.4.0,preset=acl") == ("4.4.0", 1, {}, "acl", "kraft")
     assert capsys.readouterr().err == ""
 
 
@@ -128,7 +128,7 @@ def _broker_config(host, port, key) -> str | None:
 
 
 def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path):
-    target = make_target(f"{KAFKA},config.auto.create.topics.enable=false")
+    target = make_target(f"{KAFKA},config.auto.create.topics.enable=false,config.num.partitions=3,preset=nodelete")
     info = target.start()
     try:
         workdir, procs = target.workdir, list(target.procs)
@@ -136,6 +136,13 @@ def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path
         assert info.advertised(ApiKey.CreateTopics) and info.advertised(ApiKey.IncrementalAlterConfigs), \
             "no CreateTopics/IncrementalAlterConfigs"
         assert _broker_config(info.host, info.port, "auto.create.topics.enable") == "false"
+        # what the suite read from the broker agrees with what the spec set (issue 32)
+        assert info.declared == {"auto.create.topics.enable": "false", "num.partitions": "3",
+                                 "delete.topic.enable": "false"}, info.declared
+        assert info.config.error is None, info.config.error
+        assert {k: info.config.values.get(k) for k in info.declared} == info.declared, info.config.values
+        assert info.config.sources["delete.topic.enable"] == "STATIC_BROKER_CONFIG"
+        assert info.config.values["authorizer.class.name"] == "" and info.config.features.get("metadata.version")
         assert "Kafka Server started" in (workdir / "node-1" / "broker.log").read_text(errors="replace") \
             or "started" in target.diagnostics()
     finally:
@@ -154,6 +161,9 @@ def test_three_nodes_form_one_cluster_and_every_broker_answers(tmp_path):
             with wire.Connection(host, port, timeout=10) as conn:
                 ex = conn.send(ApiKey.Metadata, 1, requests.metadata(1, []))
             assert ex.ok and len(ex.response["brokers"]) == 3, ex.describe()
+        # every node's configuration was read (each answers only for its own id) and they agree
+        assert info.config.error is None and not info.config.differs, info.config.manifest()
+        assert len(info.config.cluster["brokers"]) == 3 and info.config.values["num.partitions"] == "1"
     finally:
         target.stop()
     assert all(p.poll() is not None for p in target.procs or []) and target.workdir is None
@@ -212,11 +222,21 @@ def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_
     assert broker["impl"] == "apache-kafka" and broker["version"] == NEWEST_RELEASE
     assert broker["kafka_release"] == ".".join(NEWEST_RELEASE.split(".")[:2])
     seen = {(r["api_key"], r["api_version"]) for r in rows if r["property"] == "P1" and r["outcome"] == "pass"}
+    asked = {(r["property"], r["api_key"], r["api_version"]) for r in rows if r["outcome"] in ("pass", "fail")}
+    advertised = {int(k): v for k, v in broker["api_versions"].items()}
+    # every API the broker serves is declared (an admin API: checked below) or excluded with a reason
+    unknown = sorted(k for k in advertised if k not in {int(d) for d in DECLARATIONS} and k not in NOT_DECLARED)
+    assert not unknown, f"APIs {unknown} are served by kafka:{NEWEST_RELEASE} but neither declared nor in " \
+                        "protocol.apis.NOT_DECLARED"
     for key in ADMIN_KEYS:
-        lo, hi = broker["api_versions"][str(int(key))]
-        hi = min(hi, APIS[key].max_version)
+        assert int(key) in advertised, f"{key.name} is declared an admin API but kafka:{NEWEST_RELEASE} does not serve it"
+        lo, hi = advertised[int(key)]
+        assert hi <= APIS[key].max_version, f"{key.name}: Kafka serves v{hi}, the codec only v{APIS[key].max_version}"
         missing = [v for v in range(lo, hi + 1) if (key, v) not in seen]
         assert not missing, f"API {key}: no passing P1 row at v{missing}"
+        missing = [v for v in range(lo, hi + 1) if ("P2", key, v) not in asked]
+        assert not missing, f"API {key}: no P2 row (pass or fail) at v{missing}"
+        assert ("P3", key, hi + 1) in asked, f"API {key}: no P3 row above v{hi}"
 
 
 def test_the_known_deviations_reproduce_by_hand_on_kafka():
@@ -237,8 +257,8 @@ def test_the_known_deviations_reproduce_by_hand_on_kafka():
 def test_on_kafka_the_known_deviation_costs_one_row_per_version_and_nothing_else(kafka_ci_run):
     """Issue 25: where Kafka's known defect applies, V1-V3 and S1 keep asking AlterConfigs
     with their full example budget (their generators leave the defect's shape out), the
-    defect is one row per advertised version of its dedicated check, and no other row
-    waited on an unanswered request."""
+    defect is one row per advertised version of its dedicated check, and no row waited on an
+    unanswered request but a known deviation's dedicated check."""
     from fixtures.plugin import PROFILES
     from reference.known_deviations import entries
     from reports import known
@@ -258,8 +278,13 @@ def test_on_kafka_the_known_deviation_costs_one_row_per_version_and_nothing_else
     assert sorted(r["api_version"] for r in dedicated) == list(range(lo, min(hi, max(entry.api_versions)) + 1))
     assert all(entry.matches(r) for r in dedicated), [r["message"] for r in dedicated]
     waited = [r for r in rows if "no answer within" in (r["message"] or "")]
-    assert {r["row_id"] for r in waited} == {r["row_id"] for r in dedicated}, [
-        (r["property"], r["api_name"], r["api_version"], r["message"][:120]) for r in waited]
+    assert {r["row_id"] for r in dedicated} <= {r["row_id"] for r in waited}
+    # every other row that waited is the dedicated check of another entry whose symptom is a
+    # late or missing answer (DescribeShareGroupOffsets' stall), matched in its whole shape
+    unexplained = [r for r in waited if not any(known.check_function(r) == e.test and e.matches(r)
+                                                for e in known.read())]
+    assert not unexplained, [(r["property"], r["api_name"], r["api_version"], r["message"][:120])
+                             for r in unexplained]
     timeout = float(manifest.get("request_timeout") or 15.0)
     assert all(r["duration_s"] < 2 * timeout + 10 for r in dedicated), [r["duration_s"] for r in dedicated]
     assert [e.id for e in entries()] == [e.id for e in known.read()]

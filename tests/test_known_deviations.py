@@ -20,6 +20,7 @@ from protocol.apis import ApiKey
 from reference import known_deviations as kd
 from reports import known as report_known
 from strategies import batches
+from strategies.configs import INCREMENTAL_KINDS, c4_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 ENTRIES = kd.entries()
@@ -266,3 +267,62 @@ def test_a_conforming_broker_does_not_reproduce_the_entry(tmp_path):
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert ": NOT reproduced: control answered" in line and "codes [INVALID_REQUEST, INVALID_REQUEST]" in line
     assert "Traceback" not in proc.stdout + proc.stderr
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnknownMarkWarning")    # the conformance plugin registers them
+def test_d6_leaves_an_entry_naming_nothing_to_its_dedicated_check_in_zookeeper_mode():
+    """The entry of ZooKeeper mode applies there only; D6's generic check then draws no
+    "neither" entry, and draws it everywhere else."""
+    from hypothesis import find
+
+    from conformance.test_delete_topics import _d6
+
+    shape, entry = kd.DELETE_TOPICS_ENTRY_NAMING_NOTHING, "delete-topics-neither-name-nor-id-authorization-failed"
+    assert shape in kd.avoided_shapes("apache-kafka", "3.9.2", "zk")
+    assert shape in kd.avoided_shapes("apache-kafka", "3.3.2", "zk")
+    assert shape not in kd.avoided_shapes("apache-kafka", "3.9.2", "kraft")
+    assert shape not in kd.avoided_shapes("apache-kafka", "3.9.2", "zk", asked=entry)
+    assert "neither" in find(_d6(frozenset()), lambda v: "neither" in v[0], settings=settings(database=None))[0]
+
+    @settings(max_examples=200, database=None, deadline=None)
+    @given(_d6(frozenset({shape})))
+    def never(value):
+        assert "neither" not in value[0]
+
+    never()
+
+
+def _incremental(ops) -> dict:
+    return {"validate_only": False, "resources": [{"resource_type": 2, "resource_name": "kac-1-c4", "configs": [
+        {"name": k, "config_operation": int(o), "value": v} for k, o, v in ops]}]}
+
+
+@pytest.mark.parametrize("kind", INCREMENTAL_KINDS)
+def test_only_c4s_unknown_key_list_op_kind_draws_the_zookeeper_append_shape(kind):
+    """The shape of incremental-alter-configs-append-unknown-key-unknown-server-error is drawn
+    by its dedicated kind every time and by no other C4 kind, so no other generator needs
+    to leave it out; the regex agrees with the predicate on every draw."""
+    entry = kd.entry("incremental-alter-configs-append-unknown-key-unknown-server-error")
+
+    @settings(max_examples=100, database=None, deadline=None)
+    @given(c4_cases(True, kinds=[kind]))
+    def drawn(case):
+        body = _incremental(case["ops"])
+        by_shape = entry.shape.of(ApiKey.IncrementalAlterConfigs, body)
+        assert by_shape == (kind == "unknown key list op"), case
+        assert by_shape == bool(re.search(entry.doc["request_regex"], json.dumps(body, sort_keys=True)))
+
+    drawn()
+
+
+def test_fixtures_known_starts_an_entry_of_zookeeper_mode_in_that_mode():
+    """``python -m fixtures.known`` starts an entry's releases in its first mode (``--mode``
+    overrides): a ZooKeeper-mode entry on ``kafka:VERSION,mode=zk``."""
+    from fixtures import known as fk
+
+    assert fk.target_spec("3.9.2", "zk") == "kafka:3.9.2,mode=zk"
+    assert fk.target_spec("4.4.0", "kraft") == "kafka:4.4.0"
+    zk = [e for e in ENTRIES if e.modes == ("zk",)]
+    assert zk and all(set(e.releases) <= {f"3.{n}" for n in range(3, 10)} for e in zk)
+    assert {e.id for e in ENTRIES if e.applies("apache-kafka", "3.5.2", "zk")} >= {e.id for e in zk}
+    assert not any(e.applies("apache-kafka", "3.5.2", "kraft") for e in zk)

@@ -44,11 +44,11 @@ def test_a_test_whose_baseline_outcome_varies_is_left_out():
 
 
 def test_a_mutant_run_past_its_time_survives_with_the_reason():
-    proc = subprocess.run([sys.executable, "-m", "faults.mutation", "--mutant", "conn-drop",
+    proc = subprocess.run([sys.executable, "-m", "faults.mutation", "--mutant", "result-missing",
                            "--timeout", "2", "--broker", "tansu"],
                           cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                           capture_output=True, text=True, timeout=600)
     assert "Traceback" not in proc.stderr, proc.stderr[-2000:]
     assert proc.returncode == 1, proc.stdout + proc.stderr[-2000:]
-    assert "conn-drop" in proc.stdout and "SURVIVED" in proc.stdout
+    assert "result-missing" in proc.stdout and "SURVIVED" in proc.stdout
     assert "timed out after 2 s" in proc.stdout

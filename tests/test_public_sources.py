@@ -42,8 +42,9 @@ def test_no_file_cites_a_private_source_or_a_path_outside_the_repository():
 
 
 def test_the_pattern_catches_what_it_is_for():
-    for bad in ("see seed 003", "Seed 004's lost update", "seeds 000/001", "/work/shared/CATALOGUE.md",
-                "`shared/CATALOGUE.md`", "SEED_002 = 1"):
+    # made-up examples of each form (no real origin document or machine path is named here)
+    for bad in ("see seed 123", "Seed 456's lost update", "seeds 010/011", "/work/somewhere/NOTES.md",
+                "`shared/NOTES.md`", "SEED_099 = 1"):
         assert PRIVATE.search(bad), bad
     for fine in ("--seed 20261123", "hypothesis seed 20260501", "a shared cluster", "KIP-694",
                  "tests/test_shared_cluster.py", "DEFAULT_SEED"):

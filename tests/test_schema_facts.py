@@ -66,7 +66,10 @@ def test_per_item_results_fields():
 
 
 def test_declared_with_and_flexible():
-    assert sf.declared_with("validate_only") == (ApiKey.CreateTopics, ApiKey.AlterConfigs,
-                                                  ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
+    assert sf.declared_with("validate_only", naming=sf.TOPIC_RESOURCES) == (
+        ApiKey.CreateTopics, ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)
+    assert sf.declared_with("validate_only") == (ApiKey.CreateTopics, ApiKey.AlterConfigs, ApiKey.CreatePartitions,
+                                                  ApiKey.IncrementalAlterConfigs, ApiKey.AlterClientQuotas,
+                                                  ApiKey.UpdateFeatures)
     assert [sf.flexible(ApiKey.ApiVersions, v) for v in (2, 3)] == [False, True]
     assert sf.valid_versions(ApiKey.CreateTopics) == (2, 7)

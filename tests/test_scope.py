@@ -55,6 +55,17 @@ def test_prefixed_names_pass_with_consent_and_other_resource_types_are_not_topic
     assert scope.refusal(ApiKey.DeleteTopics, 3, body, P, allow_destructive=True) is None
 
 
+def test_a_producer_that_is_not_transactional_names_no_transaction():
+    """A null transactional id is a plain producer (ProduceRequest.json): producing to a run
+    topic goes out with consent; a transactional id outside the prefix does not."""
+    plain = {"transactional_id": None, "acks": -1, "timeout_ms": 1, "topic_data": [
+        {"name": OURS, "partition_data": []}]}
+    sendable(plain, ApiKey.Produce, 8)
+    assert scope.refusal(ApiKey.Produce, 8, plain, P, allow_destructive=True) is None
+    theirs = {**plain, "transactional_id": "their-txn"}
+    assert "outside the run prefix" in scope.refusal(ApiKey.Produce, 8, theirs, P, allow_destructive=True)
+
+
 @pytest.mark.parametrize("api_key", sorted(scope.MUTATING))
 def test_without_consent_nothing_that_changes_goes_out(api_key):
     why = scope.refusal(api_key, 0, {}, P, allow_destructive=False)
@@ -102,3 +113,68 @@ def test_only_the_suites_run_prefixes_can_be_swept(prefix, ok):
     assert bool(scope.PREFIX_FORM.match(prefix)) == ok
     if not ok:
         assert "refused" in scope.sweep("127.0.0.1", 1, prefix)["error"]
+
+
+# -- names other than topics' (groups, principals, users, quota entities, nodes, features) ----
+
+ACL_FILTER = {"resource_type_filter": 2, "resource_name_filter": None, "pattern_type_filter": 3, "host_filter": None,
+              "operation": 3, "permission_type": 3}
+
+
+@pytest.mark.parametrize("api_key,version,body,why", [
+    (ApiKey.DescribeGroups, 5, {"groups": ["theirs"], "include_authorized_operations": False}, "group 'theirs'"),
+    (ApiKey.DeleteGroups, 3, {"groups_names": [P + "g", "theirs"]}, "group 'theirs'"),
+    (ApiKey.OffsetCommit, 9, {"group_id": "theirs", "generation_id_or_member_epoch": -1, "member_id": "",
+                              "group_instance_id": None, "topics": []}, "group 'theirs'"),
+    (ApiKey.DeleteAcls, 3, {"filters": [{**ACL_FILTER, "principal_filter": None}]}, "every principal (null)"),
+    (ApiKey.DeleteAcls, 3, {"filters": [{**ACL_FILTER, "principal_filter": "User:alice"}]}, "principal 'User:alice'"),
+    (ApiKey.CreateAcls, 3, {"creations": [{"resource_type": 4, "resource_name": "kafka-cluster", "resource_pattern_type": 3,
+                                           "principal": "User:" + P + "u", "host": "*", "operation": 2,
+                                           "permission_type": 3}]}, "ACL resource 'kafka-cluster'"),
+    (ApiKey.AlterClientQuotas, 1, {"entries": [{"entity": [{"entity_type": "user", "entity_name": None}], "ops": []}],
+                                   "validate_only": False}, "every quota entity (null)"),
+    (ApiKey.AlterUserScramCredentials, 0, {"deletions": [{"name": "admin", "mechanism": 1}], "upsertions": []},
+     "user 'admin'"),
+    (ApiKey.UnregisterBroker, 0, {"broker_id": 1}, "node 1"),
+    (ApiKey.RemoveRaftVoter, 0, {"cluster_id": None, "voter_id": 0, "voter_directory_id": uuid.uuid4()}, "node 0"),
+    (ApiKey.UpdateFeatures, 0, {"timeout_ms": 1, "feature_updates": [{"feature": "metadata.version",
+                                                                      "max_version_level": 1, "allow_downgrade": True}]},
+     "feature 'metadata.version'"),
+    (ApiKey.AlterReplicaLogDirs, 2, {"dirs": [{"path": "/var/kafka", "topics": []}]}, "log dir '/var/kafka'"),
+    (ApiKey.IncrementalAlterConfigs, 1, requests.incremental_alter_configs(
+        1, [("0", [])], resource_type=ConfigResourceType.BROKER), "node '0'"),
+    (ApiKey.CreateDelegationToken, 2, {"renewers": [], "max_lifetime_ms": -1}, "names no user of the run"),
+])
+def test_every_kind_of_name_stays_in_the_run_even_with_consent(api_key, version, body, why):
+    sendable(body, api_key, version)
+    got = scope.refusal(api_key, version, body, P, allow_destructive=True)
+    assert got and why in got and "not sent to an external cluster" in got, got
+
+
+def test_what_the_run_may_name_passes():
+    ours = "User:" + P + "u"
+    cases = [
+        (ApiKey.DescribeAcls, 3, {**ACL_FILTER, "principal_filter": None}),          # reading every ACL
+        (ApiKey.DeleteAcls, 3, {"filters": [{**ACL_FILTER, "principal_filter": ours}]}),   # any resource of ours
+        (ApiKey.UnregisterBroker, 0, {"broker_id": 1 << 30}),
+        (ApiKey.UpdateFeatures, 1, {"timeout_ms": 1, "feature_updates": [
+            {"feature": "metadata.version", "max_version_level": 1, "upgrade_type": 1}], "validate_only": True}),
+        (ApiKey.DescribeConfigs, 4, requests.describe_configs(4, [("0", None)], resource_type=ConfigResourceType.BROKER)),
+        (ApiKey.DeleteGroups, 3, {"groups_names": [P + "g"]}),
+        (ApiKey.CreateDelegationToken, 2, {"renewers": [{"principal_type": "User", "principal_name": P + "u"}],
+                                           "max_lifetime_ms": -1}),
+    ]
+    for api_key, version, body in cases:
+        sendable(body, api_key, version)
+        assert scope.refusal(api_key, version, body, P, allow_destructive=True) is None, (api_key, body)
+
+
+def test_what_the_cluster_could_not_remove_is_not_created():
+    """tansu serves CreateAcls but no DeleteAcls: the run's ACLs could not be removed at its end."""
+    served = {ApiKey.CreateAcls: (0, 3), ApiKey.DescribeAcls: (0, 3)}.get
+    creation = {"creations": [{"resource_type": 2, "resource_name": P + "t", "resource_pattern_type": 3,
+                               "principal": "User:" + P + "u", "host": "*", "operation": 3, "permission_type": 3}]}
+    why = scope.refusal(ApiKey.CreateAcls, 3, creation, P, True, advertised=served)
+    assert why and "does not serve DeleteAcls" in why, why
+    served = {ApiKey.CreateAcls: (0, 3), ApiKey.DescribeAcls: (0, 3), ApiKey.DeleteAcls: (0, 3)}.get
+    assert scope.refusal(ApiKey.CreateAcls, 3, creation, P, True, advertised=served) is None

@@ -6,10 +6,12 @@ with records in them. The suite runs against it through the recording proxy
 was *sent*, not what the suite meant to send. The names are read off the decoded requests
 by a walk of their own here (not :mod:`fixtures.scope`, whose rules are under test).
 
-* no request names a topic outside the run prefix, with or without --allow-destructive;
+* no request names a topic (nor a group, a transactional id, a user, a principal, a quota
+  entity, a coordinator key) outside the run prefix, with or without --allow-destructive;
 * without --allow-destructive nothing that creates, deletes or alters goes out (nor a
   Metadata request that may auto-create), and no topic of the run exists afterwards;
-* with it, every topic the run made is gone at the end (``--cleanup`` for a killed run);
+* with it, every topic, group, SCRAM user and ACL the run made is gone at the end
+  (``--cleanup`` for a killed run);
 * the cluster's own topics keep every record, byte for byte.
 """
 from __future__ import annotations
@@ -46,26 +48,39 @@ CHANGING = set(apis.keys(mutating=True))
 
 
 # -- the recording proxy -------------------------------------------------------------------
+#: Fields naming a topic, a group, a transactional id, a user, a principal ("User:name"), a
+#: quota entity or a coordinator key, and fields holding lists of such names.
+NAME_FIELDS = {"name", "topic", "topic_name", "group_id", "transactional_id", "principal", "principal_filter",
+               "principal_name", "owner_principal_name", "resource_name", "resource_name_filter", "entity_name", "match",
+               "key"}
+NAME_LISTS = {"topic_names", "groups_names", "group_ids", "transactional_ids", "coordinator_keys"}
+
+
 def names_in(body) -> list:
-    """Every topic name a decoded request body carries: ``name``/``topic`` fields and
-    ``topic_names`` lists (config entries' ``name`` excluded), and the ``resource_name``
-    of a config resource of type TOPIC."""
+    """Every name a decoded request body carries (``NAME_FIELDS``, ``NAME_LISTS``, DescribeGroups'
+    list of group ids; config entries' ``name`` excluded), and the ``resource_name`` of a
+    config resource of type TOPIC. A principal is given by its name (after ``Type:``)."""
     out = []
+
+    def add(key, x):
+        if x is None:
+            return
+        out.append(x.partition(":")[2] if key.startswith("principal") and ":" in str(x) else x)
 
     def walk(v):
         if isinstance(v, dict):
-            if "resource_type" in v and "resource_name" in v:
+            if "resource_type" in v and "resource_name" in v and "principal" not in v:
                 if v["resource_type"] == ConfigResourceType.TOPIC:
                     out.append(v["resource_name"])
                 return
             for k, x in v.items():
-                if k == "configs":
+                if k in ("configs", "ops", "listeners"):
                     continue
-                if k in ("name", "topic"):
-                    if x is not None:
-                        out.append(x)
-                elif k == "topic_names":
-                    out.extend(x or [])
+                if k in NAME_FIELDS and not isinstance(x, (dict, list)):
+                    add(k, x)
+                elif k in NAME_LISTS or (k == "groups" and x and all(isinstance(g, str) for g in x)):
+                    for n in x or []:
+                        add(k, n)
                 else:
                     walk(x)
         elif isinstance(v, list):
@@ -167,6 +182,30 @@ def snapshot(address) -> dict:
         conn.close()
 
 
+def run_leftovers(address) -> dict:
+    """The run-prefixed groups, SCRAM users and ACL principals the cluster still holds (asked
+    the ways it serves)."""
+    conn = wire.Connection(*address)
+    try:
+        ranges = wire.advertised_ranges(conn.api_versions(0))
+        out = {}
+        if ApiKey.ListGroups in ranges:
+            v = min(ranges[ApiKey.ListGroups][1], codec.APIS[ApiKey.ListGroups].max_version)
+            groups = conn.send(ApiKey.ListGroups, v, requests.list_groups(v)).response or {}
+            out["groups"] = sorted(g["group_id"] for g in groups.get("groups") or [] if g["group_id"].startswith("kac-"))
+        if ApiKey.DescribeUserScramCredentials in ranges:
+            users = conn.send(ApiKey.DescribeUserScramCredentials, 0, requests.describe_scram_users(0)).response or {}
+            out["scram users"] = sorted(r["user"] for r in users.get("results") or [] if (r["user"] or "").startswith("kac-"))
+        if ApiKey.DescribeAcls in ranges:
+            v = min(ranges[ApiKey.DescribeAcls][1], codec.APIS[ApiKey.DescribeAcls].max_version)
+            acls = conn.send(ApiKey.DescribeAcls, v, requests.describe_all_acls(v)).response or {}
+            out["acls"] = sorted(a["principal"] for r in acls.get("resources") or [] for a in r.get("acls") or []
+                                 if ":kac-" in a["principal"] or r["resource_name"].startswith("kac-"))
+        return {k: v for k, v in out.items() if v}
+    finally:
+        conn.close()
+
+
 def run_topics(address) -> list[str]:
     conn = wire.Connection(*address)
     try:
@@ -232,7 +271,7 @@ def test_without_consent_nothing_is_sent_outside_the_prefix_or_changed(tmp_path,
                   and (not schema_facts.has_field(k, v, "allow_auto_topic_creation")
                        or b.get("allow_auto_topic_creation"))]
     assert not may_create, may_create[:5]
-    assert run_topics(cluster[0]) == []
+    assert run_topics(cluster[0]) == [] and run_leftovers(cluster[0]) == {}
     assert snapshot(cluster[0]) == cluster[1]
     for r in rows:
         if "outside the run prefix" in (r["message"] or "") or "--allow-destructive" in (r["message"] or ""):
@@ -249,7 +288,9 @@ def test_with_consent_only_run_topics_are_touched_and_none_is_left(tmp_path, clu
     assert not outside_prefix(rec, prefix)[:10]
     assert any(k == ApiKey.CreateTopics for k, _, _ in rec.seen), \
         "nothing was created: the run checked nothing destructive"
+    assert any(k == ApiKey.OffsetCommit for k, _, _ in rec.seen), "no group offsets were committed"
     assert run_topics(cluster[0]) == []
+    assert run_leftovers(cluster[0]) == {}
     assert snapshot(cluster[0]) == cluster[1]
     cleanup = manifest["cleanup"][0]
     assert cleanup["deleted"] > 0 and cleanup["not_deleted"] == 0 and cleanup["prefix"] == prefix

@@ -14,6 +14,7 @@ from protocol.apis import ApiKey
 from protocol.codec import APIS
 from protocol.errors import Errors, error_name
 from reference import error_codes
+from reference.broker_config import DELETION_REFUSED
 
 from .. import cluster_model as cm
 from .run import Run, abbreviate
@@ -96,9 +97,11 @@ class Row:
     # -- learning what a fresh topic looks like -------------------------------------------------
     def learn(self) -> None:
         """Broker count from Metadata; a probe topic, created and deleted, shows that topics
-        can be deleted (a broker with ``delete.topic.enable=false`` cannot be asked: S1 deletes
-        in every row and cleans up by deleting); in config rows, DescribeConfigs of the fresh
-        probe gives the config defaults."""
+        can be deleted; in config rows, DescribeConfigs of the fresh probe gives the config
+        defaults. On a broker that shows ``delete.topic.enable=false`` the model predicts the
+        refusal of every DeleteTopics (``reference/broker_config.py`` DELETION_REFUSED) and
+        nothing is deleted, not even to clean up (every example has its own sub-prefix);
+        a broker that refuses deletion while showing it enabled cannot be modelled."""
         run = Run(self, self.check.topic("s1-probe"))
         v = self.ranges[ApiKey.Metadata][1]
         # no topic asked, so none created: the schema's default flag, as S1 always sent it
@@ -152,13 +155,16 @@ class Row:
         self.defaults.configs_known = True
 
     def delete_owned(self, owns) -> dict:
-        """Delete the topics ``owns`` accepts; their DeleteTopics codes by name."""
+        """Delete the topics ``owns`` accepts; their DeleteTopics codes by name (none where
+        the broker refuses every deletion)."""
+        if DELETION_REFUSED.now() is not None:
+            return {}
         v = self.ranges[ApiKey.Metadata][1]
         resp = self.client.answered(ApiKey.Metadata, v, requests.metadata(v))
         return self.delete_names(sorted(t["name"] for t in apis.results(ApiKey.Metadata, resp) if owns(t.get("name"))))
 
     def delete_names(self, names: list[str]) -> dict:
-        if not names:
+        if not names or DELETION_REFUSED.now() is not None:
             return {}
         dv = self.ranges[ApiKey.DeleteTopics][1]
         resp = self.client.answered(ApiKey.DeleteTopics, dv, requests.delete_topics(dv, names))

@@ -80,9 +80,9 @@ class ValidateOnlySkipsAuthorization(Recoding):
     answer NONE (only the real request is refused)."""
     name = "validate-only-skips-authorization"
     catches = ("A2",)
-    apis = schema_facts.declared_with("validate_only")
+    apis = schema_facts.declared_with("validate_only", naming=schema_facts.TOPIC_RESOURCES)
     over = OVER
     recodes = (Errors.TOPIC_AUTHORIZATION_FAILED, Errors.NONE)
 
-    def touches(self, seen):
+    def recodes_answer_to(self, seen):
         return bool(seen.request.get("validate_only"))

@@ -177,7 +177,8 @@ def test_cells_say_when_they_last_changed(page, report):
 
 
 def test_kafka_releases_get_their_own_history(browser, tmp_path):
-    """History rows of Apache Kafka brokers (broker_impl apache-kafka): one chart per release,
+    """History rows of Apache Kafka brokers (broker_impl apache-kafka): one chart per release
+    and mode (a ZooKeeper-mode run, kafka:VERSION,mode=zk, is charted apart from KRaft),
     whichever broker spec ran it, releases in version order."""
     from selenium.webdriver.common.by import By
 
@@ -190,6 +191,9 @@ def test_kafka_releases_get_their_own_history(browser, tmp_path):
     history = [h("kafka:4.1.0", "r3", "2026-11-03", "4.1.0", 0.75), h("kafka:4.1.0", "r1", "2026-11-01", "4.1.0", 1.0),
                h("container:kafka", "r2", "2026-11-02", "4.1.0", 0.5), h("kafka:4.0.0", "r1", "2026-11-01", "4.0.0", 1.0),
                h("kafka:4.10.0", "r4", "2026-11-04", "4.10.0", 1.0),
+               h("kafka:3.9.2,mode=zk", "r2", "2026-11-02", "3.9.2", 0.5),
+               h("proxy:none@kafka:3.9.2,mode=zk,preset=acl", "r3", "2026-11-03", "3.9.2", 0.25),
+               h("kafka:3.9.2", "r1", "2026-11-01", "3.9.2", 1.0),
                {**h("tansu", "r1", "2026-11-01", "0.6.0", 0.5), "broker_impl": "tansu"}]
     runs = [{"run_id": r, "run_start": s, "rows": 4, "malformed": 0} for r, s in
             (("r1", "2026-11-01"), ("r2", "2026-11-02"), ("r3", "2026-11-03"), ("r4", "2026-11-04"))]
@@ -200,7 +204,11 @@ def test_kafka_releases_get_their_own_history(browser, tmp_path):
     browser.get(f"file://{path}")
     charts = browser.find_elements(By.CSS_SELECTOR, "#history-sec figure.history")
     titles = [c.get_attribute("data-title") for c in charts]
-    assert titles[-3:] == ["Apache Kafka 4.0.0", "Apache Kafka 4.1.0", "Apache Kafka 4.10.0"]
+    assert titles[-5:] == ["Apache Kafka 3.9.2", "Apache Kafka 3.9.2 (ZooKeeper mode)", "Apache Kafka 4.0.0",
+                           "Apache Kafka 4.1.0", "Apache Kafka 4.10.0"]
+    zk = browser.find_element(By.ID, "history-kafka-3_9_2-zk")
+    assert [p.get_attribute("data-broker") for p in zk.find_elements(By.CSS_SELECTOR, "a.point")] == [
+        "kafka:3.9.2,mode=zk", "proxy:none@kafka:3.9.2,mode=zk,preset=acl"]
     assert "tansu" in titles and "Apache Kafka 0.6.0" not in titles
     k41 = browser.find_element(By.ID, "history-kafka-4_1_0")
     assert [(p.get_attribute("data-run"), p.get_attribute("data-broker"))

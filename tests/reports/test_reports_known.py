@@ -210,3 +210,48 @@ def test_the_unknown_operation_entry_matches_only_its_finding(op, message, check
             {"name": "retention.ms", "config_operation": 0, "value": "3600000"}]}]}}]}
     k = known.classify(r, known.read())
     assert (k is not None and k.id == "incremental-alter-configs-unknown-operation-fails-the-controller-over") == is_known
+
+
+D6_NEITHER = "test_d6_an_entry_naming_neither_name_nor_id_answers_invalid_request"
+
+
+def _neither(spec="kafka:3.9.2,mode=zk", version="3.9.2", check=D6_NEITHER):
+    """D6's dedicated row for a DeleteTopics v6 entry naming nothing, as a ZooKeeper-mode
+    broker answers it."""
+    r = row(spec, "D6", 20, 6, "fail", broker_impl="apache-kafka", broker_version=version)
+    r["check"] = check
+    r["message"] = ("v6: an entry with neither name nor id answered 29 TOPIC_AUTHORIZATION_FAILED, "
+                    "expected 42 INVALID_REQUEST")
+    r["counterexample"] = {"steps": [{"api_key": 20, "api_version": 6, "request": {"timeout_ms": 30000, "topics": [
+        {"name": None, "topic_id": {"$uuid": "00000000-0000-0000-0000-000000000000"}}]}}]}
+    return r
+
+
+@pytest.mark.parametrize("spec,version,is_known", [
+    ("kafka:3.9.2,mode=zk", "3.9.2", True),                     # ZooKeeper mode, where it was measured
+    ("proxy:none@kafka:3.7.2,mode=zk,preset=acl", "3.7.2", True),
+    ("kafka:3.9.2", "3.9.2", False),                             # the same line in KRaft mode: new
+    ("kafka:4.0.2", "4.0.2", False),
+    ("kafka:3.2.3,mode=zk", "3.2.3", False),                    # a line it was not measured on
+])
+def test_an_entry_matches_only_the_modes_and_lines_it_was_reproduced_on(spec, version, is_known):
+    assert (known.classify(_neither(spec, version), known.read()) is not None) == is_known
+
+
+def test_a_zookeeper_mode_entry_matches_only_its_dedicated_check():
+    """D6's generic check meeting the same shape is not the entry's dedicated check (it leaves
+    the shape out on the brokers the entry names)."""
+    generic = "test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id"
+    assert known.classify(_neither(check=generic), known.read()) is None
+
+
+@pytest.mark.parametrize("spec,version,is_known", [
+    ("kafka:3.3.2", "3.3.2", True),                  # KRaft, the oldest line measured
+    ("kafka:3.3.2,mode=zk", "3.3.2", True),          # the entry lists no modes: ZooKeeper mode too
+    ("kafka:4.4.0", "4.4.0", True),
+    ("kafka:3.2.3", "3.2.3", False),
+])
+def test_the_alter_configs_entry_covers_the_lines_and_modes_measured(spec, version, is_known):
+    r = _alter_configs(["t", "t"])
+    r["broker"], r["broker_version"] = spec, version
+    assert (known.classify(r, known.read()) is not None) == is_known

@@ -1,0 +1,100 @@
+"""Which items a request names and which results its answer lists, as comparable keys.
+
+An API's declaration (:mod:`protocol.apis`, ``asks`` / ``answers``) says where they are as
+item paths: ``"topics[name].partitions[partition_index]"``. Here those paths are read at a
+version: of alternatives (``("groups[group_id]", "topics[name].partition_indexes[]")``), the
+first whose top array that version's message has; each item becomes the tuple of its keys'
+values along the path (``("t", 0)``), so a request's keys and its answer's compare
+directly (catalogue P2: one result per requested item, and no other).
+"""
+from __future__ import annotations
+
+from .apis import DECLARATIONS, FLAT, POSITION, ApiKey, Level
+from .schema_facts import REQUEST, RESPONSE, defines, has_field
+
+
+def _freeze(value):
+    """A hashable form of a key value (a client quota entity is a list of structs, whose
+    order Kafka does not keep)."""
+    if isinstance(value, dict):
+        return tuple(sorted((k, _freeze(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(sorted((_freeze(v) for v in value), key=repr))
+    return value
+
+
+def _key(level: Level, entry) -> tuple:
+    if level.plain:
+        return (_freeze(entry),)
+    if level.fallback:
+        return (next((_freeze(entry.get(f)) for f in level.key if entry.get(f) is not None), None),)
+    return tuple(_freeze(entry.get(f)) for f in level.key)
+
+
+def _walk(levels: tuple[Level, ...], value, prefix: tuple = ()) -> list[tuple] | None:
+    """The keys of every item under ``levels``; None where an array on the way is null
+    (a request's "all of them")."""
+    level, rest = levels[0], levels[1:]
+    entries = value.get(level.array) if isinstance(value, dict) else None
+    if entries is None:
+        return None
+    out = []
+    for i, entry in enumerate(entries):
+        here = prefix if level.key == FLAT else prefix + ((i,) if level.key == POSITION else _key(level, entry))
+        if not rest:
+            out.append(here)
+            continue
+        below = _walk(rest, entry, here)
+        if below is None:
+            return None
+        out.extend(below)
+    return out
+
+
+def _chosen(api_key: int, version: int, side: str):
+    """The union of paths of the first alternative whose top array ``version`` has."""
+    s = DECLARATIONS[ApiKey(api_key)]
+    for union in (s.ask_paths if side == REQUEST else s.answer_paths):
+        top = union[0][0].array
+        if defines(api_key, top, side) and has_field(api_key, version, top, side):
+            return union
+    return None
+
+
+def _keys(api_key: int, version: int, body: dict, side: str) -> list[tuple] | None:
+    union = _chosen(api_key, version, side)
+    if union is None or not isinstance(body, dict):
+        return None
+    out = []
+    for levels in union:
+        if levels[0].array not in body:
+            continue
+        keys = _walk(levels, body)
+        if keys is None:
+            return None
+        out.extend(keys)
+    return out
+
+
+def requested(api_key: int, version: int, body: dict) -> list[tuple] | None:
+    """The keys of the items a request names at ``version`` (in order, repeats kept); None
+    when the API names no items there, or "all of them": a null list, or an empty one
+    (Metadata v0 and DescribeUserScramCredentials read an empty list as every topic, every
+    user; elsewhere an empty request has nothing to match)."""
+    keys = _keys(api_key, version, body, REQUEST)
+    return keys or None
+
+
+def answered(api_key: int, version: int, response: dict) -> list[tuple] | None:
+    """The keys of the per-item results a response lists at ``version``; None when the
+    version's answer has no per-item results."""
+    return _keys(api_key, version, response, RESPONSE)
+
+
+def positional(api_key: int) -> bool:
+    """Whether the API's results are matched to its items by place (CreateAcls)."""
+    s = DECLARATIONS[ApiKey(api_key)]
+    return any(levels[0].key == POSITION for union in s.answer_paths for levels in union)
+
+
+__all__ = ["answered", "positional", "requested"]
