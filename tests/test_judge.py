@@ -100,7 +100,58 @@ def test_what_the_suite_observed_is_judged_in_process_and_left_to_the_suite_by_a
     assert not runtime.judged(e)
 
 
+def test_an_observed_list_holds_what_has_names_in_any_order():
+    e = {"step": 0, "kind": "observed", "what": "the policy was shown", "seen": [{"a": 1, "b": [2]}, "x"],
+         "has": [{"b": [2], "a": 1}]}
+    assert runtime.judge(e, {}) is None
+    assert runtime.judge({**e, "has": ["y"]}, {}) is not None
+    assert runtime.judge({**e, "seen": []}, {}) is not None
+    assert "holding" in runtime.describe(e)
+
+
 def test_an_answer_with_another_correlation_id_is_no_answer():
     a = runtime.read_answer({"fields": []}, 3, 0, 5, "ok", (7).to_bytes(4, "big"), 0.1)
     assert a.status == "mismatched" and a.detail == "correlation id 7, sent 5"
     assert runtime.judge({"step": 0, "kind": "answer", "within_s": 15}, {0: a}).startswith("mismatched")
+
+
+def test_items_finds_a_missing_a_repeated_and_an_extra_result_as_protocol_item_keys_does():
+    from protocol import ApiKey, item_keys
+
+    version = 2
+    paths = item_keys.answer_levels(ApiKey.DeleteRecords, version)
+    want = item_keys.requested(ApiKey.DeleteRecords, version,
+                               {"topics": [{"name": "a", "partitions": [{"partition_index": 0, "offset": 1},
+                                                                        {"partition_index": 1, "offset": 1}]}],
+                                "timeout_ms": 1})
+    e = {"step": 0, "kind": "items", "paths": paths, "want": [list(k) for k in want]}
+
+    def answer(parts, error_code=None):
+        body = {"throttle_time_ms": 0, "topics": [{"name": "a", "partitions": [
+            {"partition_index": p, "low_watermark": 0, "error_code": 0} for p in parts]}]}
+        if error_code is not None:
+            body["error_code"] = error_code
+        assert (item_keys.answered(ApiKey.DeleteRecords, version, body) is not None)
+        return {0: runtime.Answer("ok", body)}
+
+    assert runtime.judge(e, answer([0, 1])) is None
+    assert "no result for requested" in runtime.judge(e, answer([0]))
+    assert "repeats" in runtime.judge(e, answer([0, 1, 1]))
+    assert "not requested" in runtime.judge(e, answer([0, 1, 2]))
+    assert runtime.judge(e, answer([], error_code=29)) is None       # the whole request failed
+    assert "one result per requested item" in runtime.describe(e)
+
+
+def test_items_compares_struct_keys_whatever_order_kafka_lists_them_in():
+    from protocol import ApiKey, item_keys
+
+    version = 1
+    entity = [{"entity_type": "user", "entity_name": "u"}, {"entity_type": "client-id", "entity_name": "c"}]
+    request = {"entries": [{"entity": entity, "ops": []}], "validate_only": False}
+    want = item_keys.requested(ApiKey.AlterClientQuotas, version, request)
+    paths = item_keys.answer_levels(ApiKey.AlterClientQuotas, version)
+    e = {"step": 0, "kind": "items", "paths": paths, "want": [list(k) for k in want]}
+    body = {"throttle_time_ms": 0, "entries": [{"error_code": 0, "error_message": None,
+                                                 "entity": list(reversed(entity))}]}
+    assert item_keys.answered(ApiKey.AlterClientQuotas, version, body) == want
+    assert runtime.judge(e, {0: runtime.Answer("ok", body)}) is None
