@@ -268,7 +268,9 @@ def test_strategies_draw_every_advertised_version_and_json_operations():
 
     seen = set()
 
-    @settings(max_examples=300, database=None)
+    # derandomized: the same 300 draws every run, so the test says whether the strategy can
+    # reach every version, not whether this run's luck did (random draws missed one in ~1 of 10)
+    @settings(max_examples=300, database=None, derandomize=True)
     @given(Strategies(Ctx()).steps())
     def draw(op):
         assert json.loads(json.dumps(op)) == op
