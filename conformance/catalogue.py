@@ -56,6 +56,11 @@ FAMILIES = {
           "all of the above"),
     "A": ("configured brokers: policies refuse only what they refuse (A1), authorization hides and "
           "refuses as Kafka does (A2)", "KIP-108, KIP-133, KIP-201; Kafka's StandardAuthorizer"),
+    "L": ("ACLs: DescribeAcls lists exactly what its filter matches (L1), DeleteAcls removes and returns "
+          "exactly that (L2), a binding created twice is held once (L3), invalid bindings refused alone or "
+          "with their request as Kafka does (L4), creates and deletes keep a model (L5)",
+          "KIP-140, KIP-290 (prefixed ACLs); Kafka's AclControlManager, ResourcePatternFilter, "
+          "StandardAuthorizer"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }
@@ -67,7 +72,8 @@ def _families() -> str:
 FOOTER = """
 Properties that need a configured broker run on Apache Kafka targets with a preset
 (docs/kafka.md): A1 with `preset=policy`; A2 with `preset=acl` (StandardAuthorizer, SASL/PLAIN,
-a super user and a restricted principal); P5's version-gated codes with `preset=nodelete`
+a super user and a restricted principal); L1-L5 on any broker with an authorizer (on Apache Kafka
+`preset=acl`; a broker whose DescribeAcls answers SECURITY_DISABLED is `unsupported`); P5's version-gated codes with `preset=nodelete`
 and `preset=quota`. Everywhere else their rows are `unsupported`, saying which preset they
 need; P5's traffic rows are `unsupported` where nothing in the run provoked a code they gate.
 K1 and K2 (never released) run only on a broker that declares them (a KIP-584 feature in

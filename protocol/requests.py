@@ -255,21 +255,28 @@ class AclPermission(IntEnum):
     ALLOW = 3
 
 
+#: the fields of an ACL, in the order of the ACL tuples the suite builds (reference/acl_rules.py
+#: ``Acl``), as a CreateAcls creation names them and as a DescribeAcls / DeleteAcls filter does
+#: (CreateAclsRequest.json, DescribeAclsRequest.json, DeleteAclsRequest.json; the pattern
+#: type from v1)
+ACL_CREATION_FIELDS = ("resource_type", "resource_name", "resource_pattern_type", "principal", "host",
+                       "operation", "permission_type")
+ACL_FILTER_FIELDS = ("resource_type_filter", "resource_name_filter", "pattern_type_filter", "principal_filter",
+                     "host_filter", "operation", "permission_type")
+
+
+def acl_entry(v: int, acl: Sequence, *, filter_: bool) -> dict:
+    """One ACL ``(resource_type, name, pattern_type, principal, host, operation, permission)``
+    as a creation or as a filter at version ``v``; v0 has no pattern type (LITERAL)."""
+    fields = ACL_FILTER_FIELDS if filter_ else ACL_CREATION_FIELDS
+    return {k: x for i, (k, x) in enumerate(zip(fields, acl)) if i != 2 or v >= 1}
+
+
 def _acl(v: int, principal: str, topic: str, operation: int, *, filter_: bool) -> dict:
     """One topic ACL (LITERAL, any host, ALLOW) as a creation or as a filter (v1+ carry the
     pattern type; CreateAclsRequest.json / DeleteAclsRequest.json)."""
-    if filter_:
-        entry = {"resource_type_filter": AclResourceType.TOPIC, "resource_name_filter": topic,
-                 "principal_filter": principal, "host_filter": "*", "operation": operation,
-                 "permission_type": AclPermission.ALLOW}
-        if v >= 1:
-            entry["pattern_type_filter"] = AclPatternType.LITERAL
-        return entry
-    entry = {"resource_type": AclResourceType.TOPIC, "resource_name": topic, "principal": principal,
-             "host": "*", "operation": operation, "permission_type": AclPermission.ALLOW}
-    if v >= 1:
-        entry["resource_pattern_type"] = AclPatternType.LITERAL
-    return entry
+    return acl_entry(v, (AclResourceType.TOPIC, topic, AclPatternType.LITERAL, principal, "*", operation,
+                         AclPermission.ALLOW), filter_=filter_)
 
 
 def create_acls(v: int, principal: str, grants: Iterable[tuple[str, int]]) -> dict:
@@ -290,6 +297,21 @@ def describe_acls(v: int, principal: str, topic: str | None = None) -> dict:
     if v >= 1:
         body["pattern_type_filter"] = AclPatternType.LITERAL if topic else AclPatternType.ANY
     return body
+
+
+def create_acl_bindings(v: int, bindings: Iterable[Sequence]) -> dict:
+    """CreateAcls of ``bindings`` (ACL tuples, :func:`acl_entry`)."""
+    return {"creations": [acl_entry(v, b, filter_=False) for b in bindings]}
+
+
+def delete_acl_filters(v: int, filters: Iterable[Sequence]) -> dict:
+    """DeleteAcls of ``filters`` (ACL tuples with None for "any" name, principal, host)."""
+    return {"filters": [acl_entry(v, f, filter_=True) for f in filters]}
+
+
+def describe_acl_filter(v: int, acl_filter: Sequence) -> dict:
+    """DescribeAcls of one filter (an ACL tuple, :func:`acl_entry`)."""
+    return acl_entry(v, acl_filter, filter_=True)
 
 
 def describe_all_acls(v: int) -> dict:

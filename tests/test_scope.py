@@ -128,6 +128,8 @@ ACL_FILTER = {"resource_type_filter": 2, "resource_name_filter": None, "pattern_
                               "group_instance_id": None, "topics": []}, "group 'theirs'"),
     (ApiKey.DeleteAcls, 3, {"filters": [{**ACL_FILTER, "principal_filter": None}]}, "every principal (null)"),
     (ApiKey.DeleteAcls, 3, {"filters": [{**ACL_FILTER, "principal_filter": "User:alice"}]}, "principal 'User:alice'"),
+    (ApiKey.DeleteAcls, 3, {"filters": [{**ACL_FILTER, "principal_filter": "User:" + P + "u", "pattern_type_filter": 2,
+                                         "resource_name_filter": "theirs"}]}, "ACL resource 'theirs'"),
     (ApiKey.CreateAcls, 3, {"creations": [{"resource_type": 4, "resource_name": "kafka-cluster", "resource_pattern_type": 3,
                                            "principal": "User:" + P + "u", "host": "*", "operation": 2,
                                            "permission_type": 3}]}, "ACL resource 'kafka-cluster'"),
@@ -156,6 +158,8 @@ def test_what_the_run_may_name_passes():
     cases = [
         (ApiKey.DescribeAcls, 3, {**ACL_FILTER, "principal_filter": None}),          # reading every ACL
         (ApiKey.DeleteAcls, 3, {"filters": [{**ACL_FILTER, "principal_filter": ours}]}),   # any resource of ours
+        (ApiKey.DeleteAcls, 3, {"filters": [{**ACL_FILTER, "principal_filter": ours, "pattern_type_filter": 2,
+                                             "resource_name_filter": P + "acl-1-a"}]}),   # MATCH: L2's filters
         (ApiKey.UnregisterBroker, 0, {"broker_id": 1 << 30}),
         (ApiKey.UpdateFeatures, 1, {"timeout_ms": 1, "feature_updates": [
             {"feature": "metadata.version", "max_version_level": 1, "upgrade_type": 1}], "validate_only": True}),

@@ -1,0 +1,386 @@
+"""L1-L5: ACLs (CreateAcls, DescribeAcls, DeleteAcls) as released Apache Kafka keeps them.
+
+Kafka's rules, with their sources, are in ``reference/acl_rules.py`` and the model the
+answers are held to in ``conformance/acl_model.py``: a filter reaches a binding as
+``AclBindingFilter.matches`` says (``ResourcePatternFilter.matches``: LITERAL and PREFIXED
+filters by equal name, MATCH by the names a binding would authorize, ANY by equal name of
+any pattern type; ``AccessControlEntryFilter.matches``); DescribeAcls lists exactly the
+bindings its filter reaches (``StandardAuthorizerData.acls``); DeleteAcls removes and
+returns exactly those (``AclControlManager.deleteAclsForFilter``); CreateAcls adds a
+binding held already no second time (``AclControlManager.createAcls``) and refuses an
+invalid binding alone (``AclApis.handleCreateAcls``, ``AclControlManager.validateNewAcl``).
+
+Each example makes up its own principal (``User:`` + a run-prefixed name) and resource names
+(run-prefixed, a chain of names that prefix one another); every filter names that
+principal, so whatever it matches is the example's own, on a shared cluster too.
+
+The broker must authorize: ``kafka:VERSION,preset=acl`` (or any broker whose CreateAcls
+does not answer SECURITY_DISABLED). A broker that does not advertise one of the three APIs
+answers ``unsupported`` naming it.
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures import acl as preset
+from fixtures.admin import Admin
+from fixtures.harness import Unsupported, expect
+from fixtures.waiting import VISIBLE_S, eventually
+from protocol import ApiKey, Errors
+from protocol import requests as build
+from protocol.requests import AclOperation, AclPatternType, AclPermission, AclResourceType
+from reference.acl_rules import Acl, unrepresentable
+from strategies import acls as gen
+
+from .acl_model import AclModel, deleted, described, everything_of, named, show, twice
+from .parametrize import every_api, every_version
+
+KAFKA = "apache/kafka "
+RULES = (KAFKA + "clients/src/main/java/org/apache/kafka/common/resource/ResourcePatternFilter.java (matches); "
+         + KAFKA + "clients/src/main/java/org/apache/kafka/common/acl/AccessControlEntryFilter.java (matches)")
+DESCRIBE_SOURCE = RULES + "; " + KAFKA + ("metadata/src/main/java/org/apache/kafka/metadata/authorizer/"
+                                          "StandardAuthorizerData.java (acls)")
+DELETE_SOURCE = RULES + "; " + KAFKA + ("metadata/src/main/java/org/apache/kafka/controller/AclControlManager.java "
+                                        "(deleteAclsForFilter)")
+CREATE_SOURCE = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/AclControlManager.java (createAcls)"
+INVALID_SOURCE = (KAFKA + "core/src/main/scala/kafka/server/AclApis.scala (handleCreateAcls); " + KAFKA
+                  + "metadata/src/main/java/org/apache/kafka/controller/AclControlManager.java (validateNewAcl)")
+STATEFUL_SOURCE = DELETE_SOURCE + "; " + INVALID_SOURCE
+#: the three ACL APIs, each check needs them all
+APIS = (ApiKey.DescribeAcls, ApiKey.CreateAcls, ApiKey.DeleteAcls)
+
+
+class Acls:
+    """One check's view of the broker's ACLs: the versions it speaks besides the one judged,
+    and the requests every property sends."""
+
+    def __init__(self, check):
+        for api_key in APIS:
+            check.require(api_key)
+        check.require_mutations()
+        check.needs_config(preset.CONFIG_NOTE)
+        self.check = check
+        self.admin = Admin(check)
+        self.client = self.admin.client
+        self.cv = self.admin.version(ApiKey.CreateAcls)
+        self.dv = self.admin.version(ApiKey.DescribeAcls)
+        self.xv = self.admin.version(ApiKey.DeleteAcls)
+        probe = self.client.answered(ApiKey.DescribeAcls, self.dv,
+                                     build.describe_acl_filter(self.dv, everything_of("User:" + check.topic("u"))))
+        if probe.get("error_code") == Errors.SECURITY_DISABLED:
+            raise Unsupported(f"DescribeAcls v{self.dv} answers SECURITY_DISABLED (no authorizer): needs a broker "
+                              "with an authorizer, kafka:VERSION,preset=acl")
+
+    def names(self) -> tuple[str, str]:
+        """A fresh resource-name base and principal for one example."""
+        return self.check.topic("acl"), "User:" + self.check.topic("u")
+
+    def create(self, batch: list[Acl], version: int | None = None) -> list[int]:
+        v = self.cv if version is None else version
+        resp = self.client.answered(ApiKey.CreateAcls, v, build.create_acl_bindings(v, batch))
+        codes = [r["error_code"] for r in resp.get("results") or []]
+        if codes and set(codes) == {Errors.SECURITY_DISABLED}:
+            raise Unsupported("CreateAcls answers SECURITY_DISABLED (no authorizer): needs a broker with an "
+                              "authorizer, kafka:VERSION,preset=acl")
+        return codes
+
+    def describe(self, f: Acl, version: int | None = None) -> list[Acl]:
+        v = self.dv if version is None else version
+        resp = self.client.answered(ApiKey.DescribeAcls, v, build.describe_acl_filter(v, f))
+        expect(resp.get("error_code") == Errors.NONE,
+               f"DescribeAcls v{v} of {show([f])} answered error {resp.get('error_code')} ({resp.get('error_message')})")
+        return described(resp)
+
+    def expect_described(self, want: set[Acl], version: int, says: str, retry: bool = False) -> None:
+        """The data form of "the last DescribeAcls lists exactly ``want``, each once"."""
+        c = self.check
+        c.expect_field(["error_code"], [Errors.NONE])
+        c.expect_field(["resources", "acls", "operation"], count=len(want), says=says,
+                       retry_s=VISIBLE_S if retry else None)
+        for b in want:
+            c.expect_field(binding_path(b, version), count=1, says=f"{says}: {show([b])} listed once",
+                           retry_s=VISIBLE_S if retry else None)
+
+    def held_as(self, model: AclModel, principal: str, what: str) -> None:
+        """DescribeAcls of every binding of ``principal`` lists the model's, each once, within
+        VISIBLE_S (the broker's authorizer applies the controller's records asynchronously)."""
+        whole = everything_of(principal)
+        # a binding listed twice is no lag: the wait ends there
+        _, got = eventually(lambda: self.describe(whole), lambda g: sorted(g) == sorted(model.held) or twice(g),
+                            within=VISIBLE_S)
+        self.expect_described(model.held, self.dv, f"{what}: every binding of the principal", retry=True)
+        expect(sorted(got) == sorted(model.held),
+               f"{what}: DescribeAcls v{self.dv} of every binding of {principal} lists {show(got)}"
+               + (f" (twice: {show(twice(got))})" if twice(got) else "")
+               + f"; the model holds {show(model.held)}")
+
+
+def binding_path(b: Acl, version: int) -> list:
+    """Where a DescribeAcls answer (v0: without pattern type) lists ``b``."""
+    resource = {"resource_type": int(b.resource_type), "resource_name": b.name}
+    if version >= 1:
+        resource["pattern_type"] = int(b.pattern_type)
+    return ["resources", resource, "acls", {"principal": b.principal, "host": b.host, "operation": int(b.operation),
+                                            "permission_type": int(b.permission_type)}, "operation"]
+
+
+def matching_path(b: Acl, version: int) -> list:
+    """Where a DeleteAcls answer (one filter) returns ``b`` as deleted."""
+    entry = {"resource_type": int(b.resource_type), "resource_name": b.name, "principal": b.principal,
+             "host": b.host, "operation": int(b.operation), "permission_type": int(b.permission_type)}
+    if version >= 1:
+        entry["pattern_type"] = int(b.pattern_type)
+    return ["filter_results", "matching_acls", entry, "error_code"]
+
+
+def _example(acls: Acls, value: dict) -> tuple[AclModel, list[Acl], str, list[Acl]]:
+    """Create the example's bindings (named) and check they are held; the model, the
+    bindings, the principal and the example's filters."""
+    base, principal = acls.names()
+    bindings = [named(b, base, principal) for b in value["bindings"]]
+    model = AclModel()
+    codes = acls.create(bindings)
+    want = model.create(bindings)
+    acls.check.expect_field(["results", "error_code"], [Errors.NONE], count=len(bindings))
+    expect(codes == want, f"CreateAcls v{acls.cv} of {show(bindings)} answered {codes}, Kafka answers {want}")
+    acls.held_as(model, principal, "after CreateAcls")
+    return model, bindings, principal, [named(f, base, principal) for f in value.get("filters", [])]
+
+
+def _with_filters(created_at: int, version: int, size: int = 4):
+    """Bindings CreateAcls ``created_at`` can carry, and filters a request at ``version`` can."""
+    return gen.bindings(created_at).flatmap(lambda bs: st.fixed_dictionaries(
+        {"bindings": st.just(bs), "filters": st.lists(gen.filters(bs, version), min_size=1, max_size=size)}))
+
+
+def _first(created_at: int, version: int) -> dict:
+    """The example every L1/L2 run asks first: PREFIXED and LITERAL bindings on names that
+    prefix one another, a MATCH filter that reaches two of them and a filter of every binding
+    of the principal (LITERAL only where the version has no pattern type)."""
+    prefixed = AclPatternType.PREFIXED if created_at >= 1 else AclPatternType.LITERAL
+    b = [Acl(AclResourceType.TOPIC, gen.BASE + "-a", prefixed, gen.PRINCIPAL, "*", AclOperation.READ,
+             AclPermission.ALLOW),
+         Acl(AclResourceType.TOPIC, gen.BASE + "-a-b", AclPatternType.LITERAL, gen.PRINCIPAL, "*",
+             AclOperation.READ, AclPermission.ALLOW),
+         Acl(AclResourceType.GROUP, gen.BASE, prefixed, gen.PRINCIPAL, "192.0.2.7", AclOperation.WRITE,
+             AclPermission.DENY)]
+    match = AclPatternType.MATCH if version >= 1 else AclPatternType.LITERAL
+    every = AclPatternType.ANY if version >= 1 else AclPatternType.LITERAL
+    return {"bindings": b, "filters": [b[1]._replace(pattern_type=match), everything_of(gen.PRINCIPAL)._replace(
+        pattern_type=every)]}
+
+
+@pytest.mark.prop("L1", source=DESCRIBE_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DescribeAcls,)))
+def test_l1_describe_acls_lists_exactly_the_bindings_its_filter_matches(check, api_key, version):
+    """After CreateAcls of a few bindings (LITERAL and PREFIXED, on names that prefix one
+    another), DescribeAcls at this version of each drawn filter (exact, ANY, MATCH, LITERAL,
+    PREFIXED, with "any" or other values in each field) lists exactly the created bindings
+    the filter matches, each once, and no other. DescribeAcls v0 has no pattern type: its
+    filter is LITERAL, so it never lists a PREFIXED binding (versions without pattern types
+    cannot express PREFIXED)."""
+    check.require(api_key, version)
+    acls = Acls(check)
+
+    def judged(value):
+        model, _, _, filters = _example(acls, value)
+        for f in filters:
+            got = acls.describe(f, version)
+            want = model.describe(f)
+            acls.expect_described(want, version, f"the bindings {show([f])} matches")
+            expect(sorted(got) == sorted(want),
+                   f"DescribeAcls v{version} of {show([f])} lists {show(got)}"
+                   + (f" (twice: {show(twice(got))})" if twice(got) else "")
+                   + f"; of the bindings created, the filter matches {show(want)}")
+
+    check.given(_with_filters(acls.cv, version), judged, first=_first(acls.cv, version))
+
+
+@pytest.mark.prop("L2", source=DELETE_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DeleteAcls,)))
+def test_l2_delete_acls_removes_and_returns_exactly_the_bindings_its_filter_matches(check, api_key, version):
+    """After CreateAcls of a few bindings, each drawn filter is sent alone in a DeleteAcls at
+    this version: the filter answers NONE and returns exactly the held bindings it matches
+    (each once, each NONE), and afterwards DescribeAcls lists exactly the bindings left.
+    DeleteAcls v0 has no pattern type: its filter is LITERAL and never removes a PREFIXED
+    binding."""
+    check.require(api_key, version)
+    acls = Acls(check)
+
+    def judged(value):
+        model, _, principal, filters = _example(acls, value)
+        for f in filters:
+            resp = acls.client.answered(ApiKey.DeleteAcls, version, build.delete_acl_filters(version, [f]))
+            results = resp.get("filter_results") or []
+            want = model.delete(f)
+            check.expect_field(["filter_results", "error_code"], [Errors.NONE], count=1)
+            check.expect_field(["filter_results", "matching_acls", "error_code"], [Errors.NONE], count=len(want))
+            for b in want:
+                check.expect_field(matching_path(b, version), [Errors.NONE], count=1)
+            expect([r["error_code"] for r in results] == [Errors.NONE],
+                   f"DeleteAcls v{version} of {show([f])} answered filter results {[r['error_code'] for r in results]}")
+            got = deleted(results[0])
+            expect(sorted(got) == sorted(want) and all(m["error_code"] == Errors.NONE
+                                                       for m in results[0].get("matching_acls") or []),
+                   f"DeleteAcls v{version} of {show([f])} returns {show(got)} as deleted; of the bindings held, "
+                   f"the filter matches {show(want)}")
+            acls.held_as(model, principal, f"after DeleteAcls of {show([f])}")
+
+    check.given(_with_filters(acls.cv, version), judged, first=_first(acls.cv, version))
+
+
+@pytest.mark.prop("L3", source=CREATE_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.CreateAcls,)))
+def test_l3_creating_a_binding_twice_leaves_one(check, api_key, version):
+    """CreateAcls at this version of bindings held already (a second request, and the same
+    binding twice in one request) answers NONE for each, and DescribeAcls lists every
+    binding once (``AclControlManager.createAcls`` adds a binding it holds no second time)."""
+    check.require(api_key, version)
+    acls = Acls(check)
+
+    def judged(value):
+        base, principal = acls.names()
+        bindings = [named(b, base, principal) for b in value]
+        model = AclModel()
+        for batch in (bindings, bindings + bindings[:1]):
+            codes = acls.create(batch, version)
+            want = model.create(batch)
+            check.expect_field(["results", "error_code"], [Errors.NONE], count=len(batch))
+            expect(codes == want, f"CreateAcls v{version} of {show(batch)} answered {codes}, Kafka answers {want}")
+        acls.held_as(model, principal, "after creating each binding twice")
+
+    check.given(gen.bindings(version, max_size=3), judged)
+
+
+def _kinds(whole: bool):
+    """The invalid kinds that fail their whole request (``whole``) or only themselves."""
+    probe = Acl(AclResourceType.TOPIC, "t", AclPatternType.LITERAL, "User:u", "*", AclOperation.READ,
+                AclPermission.ALLOW)
+    return [pytest.param(k, id=k) for k, (change, _) in gen.INVALID.items()
+            if bool(unrepresentable(change(probe))) == whole]
+
+
+def _carried(version: int, kind: str) -> None:
+    """Unsupported where CreateAcls at this version cannot carry the ``kind`` of binding."""
+    if version < gen.INVALID[kind][1]:
+        raise Unsupported(f"CreateAcls v{version} cannot carry the kind {kind!r} (no pattern type before v1)")
+
+
+def _invalid_batch(acls, kind, value):
+    """The example's named valid bindings and its batch with the ``kind`` of invalid binding
+    inserted."""
+    change = gen.INVALID[kind][0]
+    base, principal = acls.names()
+    bindings = [named(b, base, principal) for b in value["bindings"]]
+    batch = list(bindings)
+    batch.insert(value["at"] % (len(batch) + 1), change(bindings[0]))
+    return bindings, batch, principal
+
+
+def _invalid_examples(version: int):
+    return st.fixed_dictionaries({"bindings": gen.bindings(version, max_size=3), "at": st.integers(0, 3)})
+
+
+@pytest.mark.prop("L4", source=INVALID_SOURCE)
+@pytest.mark.parametrize("kind", _kinds(whole=False))
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.CreateAcls,)))
+def test_l4_an_invalid_binding_fails_alone_and_the_others_are_created(check, api_key, version, kind):
+    """One invalid binding among valid ones in a CreateAcls at this version (``kind``: a
+    CLUSTER resource not named kafka-cluster, or a code no resource type / pattern type /
+    operation / permission has, which Kafka reads as UNKNOWN) answers INVALID_REQUEST; every
+    other binding answers NONE and is held afterwards."""
+    _invalid(check, api_key, version, kind, "refuses the {kind} alone", lambda bindings, batch: [
+        (["results", {"error_code": Errors.INVALID_REQUEST}, "error_code"], None, 1),
+        (["results", {"error_code": Errors.NONE}, "error_code"], None, len(bindings))])
+
+
+@pytest.mark.prop("L4", source=INVALID_SOURCE + "; " + KAFKA
+                  + "clients/src/main/java/org/apache/kafka/common/requests/CreateAclsRequest.java "
+                    "(aclBinding, getErrorResponse)")
+@pytest.mark.parametrize("kind", _kinds(whole=True))
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.CreateAcls,)))
+def test_l4_a_binding_with_any_or_match_fails_the_whole_request(check, api_key, version, kind):
+    """One binding with ANY (resource type, pattern type, operation or permission) or a
+    MATCH pattern type among valid ones in a CreateAcls at this version: every creation
+    answers UNKNOWN_SERVER_ERROR and none is created. Released Kafka turns every creation
+    into an AclBinding before it validates any (``AclApis.handleCreateAcls``,
+    ``CreateAclsRequest.aclBinding``), ``ResourcePattern`` and ``AccessControlEntry`` refuse
+    these values with IllegalArgumentException, and the error path answers
+    ``CreateAclsRequest.getErrorResponse`` for the whole request. (``validateNewAcl`` has
+    branches that would refuse such a binding alone with INVALID_REQUEST; they are not
+    reached from the wire, so the catalogue follows what Kafka answers.)"""
+    _invalid(check, api_key, version, kind, "fails the whole request for the {kind}", lambda bindings, batch: [
+        (["results", "error_code"], [Errors.UNKNOWN_SERVER_ERROR], len(batch))])
+
+
+def _invalid(check, api_key, version, kind, kafka: str, fields) -> None:
+    """L4: CreateAcls at ``version`` of valid bindings with one of ``kind`` answers the model's
+    codes (``fields(bindings, batch)``: their data form, ``(path, allowed, count)``), and
+    afterwards DescribeAcls lists what the model holds."""
+    check.require(api_key, version)
+    acls = Acls(check)
+    _carried(version, kind)
+
+    def judged(value):
+        bindings, batch, principal = _invalid_batch(acls, kind, value)
+        model = AclModel()
+        codes = acls.create(batch, version)
+        want = model.create(batch)
+        for path, allowed, count in fields(bindings, batch):
+            check.expect_field(path, allowed, count=count)
+        expect(codes == want, f"CreateAcls v{version} of {show(batch)} answered {codes}; Kafka "
+                              + kafka.format(kind=kind) + f": {want}")
+        acls.held_as(model, principal, f"after CreateAcls with a {kind}")
+
+    check.given(_invalid_examples(version), judged)
+
+
+#: the refused bindings the stateful run mixes in
+STATEFUL_KINDS = tuple(gen.INVALID)
+
+
+@pytest.mark.prop("L5", source=STATEFUL_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_api((ApiKey.CreateAcls,)))
+def test_l5_creates_and_deletes_keep_describe_acls_equal_to_the_model(check, api_key, version):
+    """A random sequence of CreateAcls (with repeated and refused bindings) and DeleteAcls
+    (one filter each) on one principal's bindings: after every step each answer is the
+    model's (the creation codes; the bindings a delete returns) and DescribeAcls of every
+    binding of the principal lists exactly the model's."""
+    acls = Acls(check)
+
+    def judged(steps):
+        base, principal = acls.names()
+        model = AclModel()
+        for n, (op, arg) in enumerate(steps, 1):
+            if op == "create":
+                batch = [named(b, base, principal) for b in arg]
+                codes = acls.create(batch)
+                want = model.create(batch)
+                check.expect_field(["results", {"error_code": Errors.NONE}, "error_code"],
+                                   count=want.count(Errors.NONE))
+                expect(codes == want, f"step {n}: CreateAcls of {show(batch)} answered {codes}, the model {want}")
+            else:
+                f = named(arg, base, principal)
+                resp = acls.client.answered(ApiKey.DeleteAcls, acls.xv, build.delete_acl_filters(acls.xv, [f]))
+                got = [b for r in resp.get("filter_results") or [] for b in deleted(r)]
+                want = model.delete(f)
+                check.expect_field(["filter_results", "matching_acls", "error_code"], [Errors.NONE], count=len(want))
+                for b in want:
+                    check.expect_field(matching_path(b, acls.xv), [Errors.NONE], count=1)
+                expect(sorted(got) == sorted(want),
+                       f"step {n}: DeleteAcls of {show([f])} returns {show(got)}, the model {show(want)}")
+            acls.held_as(model, principal, f"after step {n} ({op})")
+
+    check.given(gen.ops(acls.cv, STATEFUL_KINDS), judged, first=_stateful_first(acls.cv))
+
+
+def _stateful_first(version: int) -> list:
+    """The sequence every L5 run asks first: two creations, the same with a binding Kafka
+    refuses alone, then with one that fails the whole request, and a delete of them all."""
+    b = _first(version, version)["bindings"][:2]
+    alone = "CLUSTER resource not named kafka-cluster"
+    whole = "ANY operation"
+    return [("create", b), ("create", [gen.INVALID[alone][0](b[0]), *b]), ("create", [gen.INVALID[whole][0](b[0]), b[1]]),
+            ("delete", everything_of(gen.PRINCIPAL)._replace(pattern_type=AclPatternType.ANY if version >= 1
+                                                               else AclPatternType.LITERAL))]
