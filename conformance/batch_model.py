@@ -18,7 +18,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fixtures.admin import Admin
-from fixtures.harness import expect, expect_setup
 from protocol import apis, requests
 from protocol.apis import ApiKey
 from protocol.errors import Errors
@@ -44,9 +43,8 @@ def broker_ids(admin: Admin) -> list[int]:
     """Node ids of the brokers Metadata lists."""
     v = admin.version(ApiKey.Metadata, at_least=1)
     resp = admin.call(ApiKey.Metadata, requests.metadata(v, []), v)
-    ids = sorted(b["node_id"] for b in resp.get("brokers") or [])
-    expect(bool(ids), f"Metadata v{v} lists no broker")
-    return ids
+    admin.check.expect_field(["brokers", "node_id"], min_count=1, says="Metadata lists the cluster's brokers")
+    return sorted(b["node_id"] for b in resp.get("brokers") or [])
 
 
 def too_many_replicas_floor(check, brokers: int) -> int:
@@ -198,31 +196,17 @@ def set_up(admin: Admin, worlds: list[World], sentinels: set[str] | None = None)
         return
     for i in range(0, len(wanted), 20):
         chunk = wanted[i:i + 20]
-        codes = admin.create_topics([{"name": n, "num_partitions": p, "replication_factor": 1, "configs": c}
-                                     for n, p, c in chunk])
-        bad = {n: codes.get(n, (None,))[0] for n, _, _ in chunk if codes.get(n, (None,))[0] != Errors.NONE}
-        expect_setup(not bad, f"setup: CreateTopics answered {bad} for topics the check needs")
-    expected = {n: p for n, p, _ in wanted}
-
-    def ready(a):
-        seen = a.metadata(list(expected))
-        return all(n in seen and seen[n].error_code == Errors.NONE and seen[n].partitions == p
-                   for n, p in expected.items())
-
-    admin.wait_everywhere(ready, f"{len(expected)} set-up topics to appear in Metadata")
+        admin.create_topics([{"name": n, "num_partitions": p, "replication_factor": 1, "configs": c}
+                             for n, p, c in chunk])
+        for n, _, _ in chunk:
+            admin.check.expect_field(["topics", {"name": n}, "error_code"], [Errors.NONE], count=1, setup=True,
+                                     says=f"the topic {n} the check needs is created")
+    admin.expect_listed({n: p for n, p, _ in wanted}, setup=True)
 
 
 # --------------------------------------------------------------------------------------
 # answers: per-item verdicts
 # --------------------------------------------------------------------------------------
-
-def entries_by_name(api_key: int, resp: dict) -> dict[str, list[dict]]:
-    name = apis.spec(api_key).item
-    out: dict[str, list[dict]] = {}
-    for e in apis.items(api_key, resp):
-        out.setdefault(e.get(name), []).append(e)
-    return out
-
 
 def expect_entry(check, api_key: int, name, allowed=None, count: int | None = None,
                  min_count: int | None = None, says: str | None = None, step: int | None = None,
@@ -233,17 +217,6 @@ def expect_entry(check, api_key: int, name, allowed=None, count: int | None = No
     check.expect_field([spec.results, {spec.item: name}, field], allowed, count=count, min_count=min_count,
                        says=says, step=step)
 
-
-def verdicts(api_key: int, resp: dict, names: list[str]) -> list[tuple[int, ...]]:
-    """Per item, the sorted error codes of the response entries that carry its name
-    (Kafka answers one entry per distinct name; a duplicate item has one entry there)."""
-    by = entries_by_name(api_key, resp)
-    return [tuple(sorted(e["error_code"] for e in by.get(n, []))) for n in names]
-
-
-# --------------------------------------------------------------------------------------
-# observable state (V1)
-# --------------------------------------------------------------------------------------
 
 def observe(admin: Admin, names: list[str], configs_of: list[str], ignore: set[str]) -> dict:
     """What a client can see of ``names`` (the batch's topics, existing or not) and of
@@ -263,30 +236,6 @@ def observe(admin: Admin, names: list[str], configs_of: list[str], ignore: set[s
         err, cfg = admin.describe_configs(n)
         configs[n] = (err, {k: (c.get("value"), c.get("config_source")) for k, c in cfg.items()})
     return {"topics": topics, "configs": configs}
-
-
-def state_diff(before: dict, after: dict) -> list[str]:
-    out = []
-    bt, at = before["topics"], after["topics"]
-    for n in sorted(set(bt) | set(at), key=repr):
-        if n not in bt:
-            out.append(f"topic {n!r} appeared ({at[n]} partitions)")
-        elif n not in at:
-            out.append(f"topic {n!r} disappeared")
-        elif bt[n] != at[n]:
-            out.append(f"topic {n!r} went from {bt[n]} to {at[n]} partitions")
-
-    def shown(entry):
-        return "absent" if entry is None else f"{entry[0]!r} (source {entry[1]})"
-
-    for n in sorted(set(before["configs"]) | set(after["configs"])):
-        (be, bc), (ae, ac) = before["configs"].get(n, (None, {})), after["configs"].get(n, (None, {}))
-        if be != ae:
-            out.append(f"DescribeConfigs {n!r}: error {be} became {ae}")
-        for k in sorted(set(bc) | set(ac)):
-            if bc.get(k) != ac.get(k):
-                out.append(f"config {k} of {n!r}: {shown(bc.get(k))} became {shown(ac.get(k))}")
-    return out
 
 
 def settle(admin: Admin, sentinels: set[str]) -> None:

@@ -130,11 +130,21 @@ class Topic:
     topic_id: uuid.UUID | None = None
     start: list[int] = field(default_factory=list)             # log start offset per partition
     end: list[int] = field(default_factory=list)               # high watermark per partition
+    #: where the broker first showed ``topic_id``: (the step, the path in its answer);
+    #: later answers must show the same id (a reproducer's run has ids of its own)
+    id_seen: tuple[int, list] | None = None
 
     def set_partitions(self, count: int) -> None:
         self.partitions = count
         self.start += [0] * (count - len(self.start))
         self.end += [0] * (count - len(self.end))
+
+
+#: One thing the model states about a response entry beyond its code, as an expectation
+#: (docs/results.md, "Expectations") whose ``path`` starts below the entry; a ``when`` in it
+#: names a path below the entry too. S1 records them on the answer (stateful/expectations.py)
+#: and the judge decides.
+Fact = dict
 
 
 @dataclass
@@ -144,7 +154,8 @@ class Expect:
     allowed: frozenset
     why: str
     effect: Callable[[dict], None] | None = None        # run when the broker answered NONE
-    verify: Callable[[dict], str | None] | None = None  # extra checks of a NONE entry
+    #: what a NONE entry shows beyond its code (``verify(entry)``: facts, judged)
+    verify: Callable[[dict], list[Fact]] | None = None
 
 
 def _e(key, codes, why, effect=None, verify=None) -> Expect:
@@ -263,11 +274,11 @@ class Model:
         want = p if p > 0 else DEFAULT_PARTITIONS.shown()       # -1: the broker's num.partitions
 
         def verify(entry):
-            got = entry.get("num_partitions", -1)
-            if answers_partitions and not validate_only and want is not None and got != want:
-                return (f"num_partitions {got} in the answer, {p} requested" if p > 0 else
-                        f"num_partitions {got} in the answer, the broker's num.partitions={want} for -1")
-            return None
+            if answers_partitions and not validate_only and want is not None:
+                return [{"kind": "field", "path": ["num_partitions"], "in": [want], "count": 1,
+                         "says": (f"num_partitions {p} in the answer, as requested" if p > 0 else
+                                  f"num_partitions {want} in the answer, the broker's num.partitions for -1")}]
+            return []
 
         def effect(entry):
             if validate_only:
@@ -475,45 +486,46 @@ class Model:
                 t = self.topics[name]
                 out.append(_e(key, Errors.NONE, "exists",
                               lambda e, t=t: self.learn_configs(t, _entries(e)),
-                              lambda e, t=t, r=r: self.config_problem(t, _entries(e), version, r["keys"])))
+                              lambda e, t=t, r=r: self.config_facts(t, version, r["keys"])))
         return out
 
-    def config_problem(self, t: Topic, described: dict[str, dict], version: int,
-                       keys: list[str] | None = None) -> str | None:
-        """How a DescribeConfigs answer for ``t`` differs from the model (None: it does not).
-        Keys a fresh topic lists show the default unless overridden; overridden keys show
-        the override with config_source TOPIC_CONFIG; nothing else is listed."""
+    def config_facts(self, t: Topic, version: int, keys: list[str] | None = None) -> list[Fact]:
+        """What a DescribeConfigs entry for ``t`` shows (facts below the resource entry):
+        the keys a fresh topic lists and the model's overrides, nothing else; each with the
+        default unless overridden; an override with config_source TOPIC_CONFIG; a value the
+        model knows only in part (:class:`Unknown`) holding what it must and lacking what it
+        must not."""
         d = self.defaults
         sourced = has_field(ApiKey.DescribeConfigs, version, "results.configs.config_source", RESPONSE)
         expected = set(t.configs) | (set(d.configs) if d.configs_known else set())
         if keys is not None:
             expected &= set(keys)
-        extra = sorted(set(described) - expected)
-        if extra and d.configs_known:
-            return f"lists {extra[0]}={described[extra[0]].get('value')!r}, which neither a fresh topic nor the model has"
-        missing = sorted(k for k in expected if k not in described)
-        if missing:
-            k = missing[0]
-            what = f"the override {k}={t.configs[k]}" if k in t.configs else f"{k} (a fresh topic lists it)"
-            return f"does not list {what}"
+        facts = []
+        if d.configs_known:
+            facts.append({"kind": "field", "path": ["configs", "name"], "in": sorted(expected),
+                          "says": "only the keys a fresh topic lists and the model's overrides"})
         for k in sorted(expected):
-            got = described[k]
+            at = ["configs", {"name": k}]
             if k in t.configs:
-                want = t.configs[k]
+                want, source = t.configs[k], ConfigSource.TOPIC_CONFIG
                 if isinstance(want, Unknown):
-                    if not want.admits(got.get("value")):
-                        return f"{k}={got.get('value')!r}, which should contain {sorted(want.contains)} and lack {sorted(want.lacks)}"
-                elif got.get("value") != want:
-                    return f"{k}={got.get('value')!r}, the model has the override {want!r}"
-                if sourced and got.get("config_source") != ConfigSource.TOPIC_CONFIG:
-                    return f"{k} has config_source {got.get('config_source')}, an override is TOPIC_CONFIG (1)"
+                    facts.append({"kind": "field", "path": at + ["value"], "count": 1, "has": sorted(want.contains),
+                                  "lacks": sorted(want.lacks),
+                                  "says": f"{k} holds {sorted(want.contains)} and none of {sorted(want.lacks)}"})
+                else:
+                    facts.append({"kind": "field", "path": at + ["value"], "in": [want], "count": 1,
+                                  "says": f"{k}={want!r} (the model's override)"})
             elif k in d.configs:
-                value, source = d.configs[k]
-                if got.get("value") != value:
-                    return f"{k}={got.get('value')!r}, the default (a fresh topic's value) is {value!r}"
-                if sourced and source is not None and got.get("config_source") != source:
-                    return f"{k} has config_source {got.get('config_source')}, a fresh topic's is {source}"
-        return None
+                want, source = d.configs[k]
+                facts.append({"kind": "field", "path": at + ["value"], "in": [want], "count": 1,
+                              "says": f"{k}={want!r} (a fresh topic's value)"})
+            else:
+                continue
+            if sourced and source is not None:
+                facts.append({"kind": "field", "path": at + ["config_source"], "in": [int(source)], "count": 1,
+                              "says": f"{k} has config_source {int(source)}" +
+                                      (" (an override is TOPIC_CONFIG)" if k in t.configs else " (a fresh topic's)")})
+        return facts
 
     def learn_configs(self, t: Topic, described: dict[str, dict]) -> None:
         for k, v in list(t.configs.items()):
@@ -562,11 +574,8 @@ class Model:
         lw = max(start, target)
 
         def verify(entry):
-            got = entry.get("low_watermark")
-            if got != lw:
-                back = " (the log start offset moved back)" if isinstance(got, int) and 0 <= got < start else ""
-                return f"low_watermark {got}, expected {lw} (log start {start}, offset {off}){back}"
-            return None
+            return [{"kind": "field", "path": ["low_watermark"], "in": [lw], "count": 1,
+                     "says": f"low_watermark {lw} (log start {start}, offset {off}; it never moves back)"}]
 
         def effect(entry):
             t.start[p] = lw
@@ -597,24 +606,25 @@ class Model:
             t = self.topics.get(name)
             if t is not None:
                 out.append(_e(key, Errors.NONE, "exists", lambda e, t=t, v=version: self.learn_topic(t, e, v),
-                              lambda e, t=t, v=version: self.topic_problem(t, e, v)))
+                              lambda e, t=t, v=version: self.topic_facts(t, e, v)))
             elif not valid_name(name):
                 out.append(_e(key, Errors.INVALID_TOPIC_EXCEPTION, "invalid name"))
             else:
                 out.append(_e(key, Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
         return out
 
-    def topic_problem(self, t: Topic, entry: dict, version: int) -> str | None:
-        parts = entry.get("partitions") or []
-        if t.partitions is not None and len(parts) != t.partitions:
-            return f"{len(parts)} partition(s), the model has {t.partitions}"
-        indexes = sorted(p.get("partition_index") for p in parts)
-        if indexes != list(range(len(parts))):
-            return f"partition indexes {indexes}"
-        tid = entry.get("topic_id") if has_field(ApiKey.Metadata, version, "topics.topic_id", RESPONSE) else None
-        if tid not in (None, ZERO_UUID) and t.topic_id is not None and tid != t.topic_id:
-            return f"topic_id {tid}, but the topic was created with id {t.topic_id}"
-        return None
+    def topic_facts(self, t: Topic, entry: dict, version: int) -> list[Fact]:
+        """What a Metadata entry for ``t`` shows (facts below the topic entry): the model's
+        partitions, indexed 0..n-1 (as many as ``entry`` shows where the model does not know
+        the count yet: the broker's default), and the topic id the broker gave it first."""
+        n = t.partitions if t.partitions is not None else len(entry.get("partitions") or [])
+        facts = [{"kind": "field", "path": ["partitions", "partition_index"], "in": list(range(n)), "count": n,
+                  "distinct": True, "says": f"{n} partition(s), indexed 0..{n - 1}"}]
+        if t.id_seen is not None and has_field(ApiKey.Metadata, version, "topics.topic_id", RESPONSE):
+            facts.append({"kind": "same", "path": ["topic_id"], "other": {"step": t.id_seen[0], "path": t.id_seen[1]},
+                          "when": {"path": ["topic_id"], "not_in": [None]},
+                          "says": "the topic id the broker gave the topic when it was created"})
+        return facts
 
     def learn_topic(self, t: Topic, entry: dict, version: int) -> None:
         if t.partitions is None:

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, expect, expect_setup
+from fixtures.harness import Unsupported, expect_setup
 from protocol import ApiKey, Errors, OffsetSpec
 from protocol import requests as build
 from protocol.errors import error_name
@@ -137,41 +137,18 @@ def test_r1_delete_records_moves_the_low_watermark_to_the_requested_offset_and_n
                 ask[check.topic("absent")] = {0: 0}
             if policy_topic and i == 0:
                 ask[policy_topic] = {0: HIGH_WATERMARK if offsets[0] == HIGH_WATERMARK else 0}
-            got = _delete_records(client, version, ask)
+            _delete_records(client, version, ask)
             _expect_answers(check, ask, topic, policy_topic, len(batches), low, high)
-            for name, parts in ask.items():
-                for p, o in parts.items():
-                    r = got.get((name, p))
-                    expect(r is not None, f"v{version}: no result for {name}-{p}")
-                    lw, err = r
-                    if name == policy_topic:
-                        expect(err == Errors.POLICY_VIOLATION,
-                               f"v{version}: partition of a cleanup.policy=compact topic answered {_name(err)}, "
-                               "expected 44 POLICY_VIOLATION")
-                    elif name != topic or p >= len(batches):
-                        expect(err == Errors.UNKNOWN_TOPIC_OR_PARTITION,
-                               f"v{version}: {'unknown topic' if name != topic else f'unknown partition {p}'} "
-                               f"answered {_name(err)}, expected 3 UNKNOWN_TOPIC_OR_PARTITION")
-                    else:
-                        want, new_low = _expect_one(version, low[p], high[p], o)
-                        expect(err == want, f"v{version}: {_describe(o, low[p], high[p])} answered {_name(err)}, "
-                                            f"expected {_name(want)}")
-                        if want == Errors.NONE:
-                            expect(lw == new_low, f"v{version}: {_describe(o, low[p], high[p])} answered "
-                                                  f"low_watermark {lw}, expected {new_low}")
-                        low[p] = new_low
+            for p, o in ask[topic].items():         # the model follows what the judge held
+                if p < len(batches):
+                    low[p] = _expect_one(version, low[p], high[p], o)[1]
             _observe(admin, version, topic, low)
 
         # and back: below the log start nothing moves, the answer is the current log start
         back = {p: low[p] // 2 for p in range(len(batches)) if low[p] > 0}
         if back:
-            got = _delete_records(client, version, {topic: back})
+            _delete_records(client, version, {topic: back})
             _expect_answers(check, {topic: back}, topic, None, len(batches), low, high)
-            for p, o in back.items():
-                lw, err = got.get((topic, p), (None, None))
-                expect(err == Errors.NONE and lw == low[p],
-                       f"v{version}: {_describe(o, low[p], high[p])} answered {_name(err)} low_watermark {lw}, "
-                       f"expected 0 NONE and the current log start {low[p]} (it never moves back)")
             _observe(admin, version, topic, low)
 
     check.given(_R1, low_watermarks)
@@ -186,15 +163,19 @@ def _expect_answers(check, ask, topic, policy_topic, partitions, low, high) -> N
         for p, o in parts.items():
             at = ["topics", {"name": name}, "partitions", {"partition_index": p}]
             if name == policy_topic:
-                want, lw = Errors.POLICY_VIOLATION, None
+                want, lw, why = Errors.POLICY_VIOLATION, None, "a partition of a cleanup.policy=compact topic"
             elif name != topic or p >= partitions:
                 want, lw = Errors.UNKNOWN_TOPIC_OR_PARTITION, None
+                why = "an unknown topic" if name != topic else f"unknown partition {p}"
             else:
                 want, lw = _expect_one(None, low[p], high[p], o)
-            check.expect_field(at + ["error_code"], [want], count=1, says=f"{name}-{p} before {o}: {_name(want)}")
+                why = _describe(o, low[p], high[p])
+            check.expect_field(at + ["error_code"], [want], count=1,
+                               says=f"{name}-{p} before {o} ({why}): {_name(want)}")
             if want == Errors.NONE:
                 check.expect_field(at + ["low_watermark"], [lw], count=1,
-                                   says=f"{name}-{p}: low_watermark {lw} ({_describe(o, low[p], high[p])})")
+                                   says=f"{name}-{p}: low_watermark {lw} ({_describe(o, low[p], high[p])}; "
+                                        "the log start never moves back)")
     check.expect_field(["topics", "partitions", "error_code"], count=sum(len(ps) for ps in ask.values()),
                        says="one result per partition asked")
 
@@ -210,35 +191,23 @@ def _compacted_topic(check, admin, no_compaction):
     return name
 
 
-def _delete_records(client, version, ask: dict[str, dict[int, int]]) -> dict[tuple[str, int], tuple[int, int]]:
+def _delete_records(client, version, ask: dict[str, dict[int, int]]) -> None:
     body = build.delete_records(version, [(name, parts.items()) for name, parts in ask.items()], timeout_ms=30_000)
-    resp = client.answered(ApiKey.DeleteRecords, version, body)
-    out: dict[tuple[str, int], tuple[int, int]] = {}
-    for t in resp.get("topics") or []:
-        for p in t.get("partitions") or []:
-            key = (t.get("name"), p["partition_index"])
-            expect(key not in out, f"v{version}: two results for {key[0]}-{key[1]}")
-            out[key] = (p["low_watermark"], p["error_code"])
-    asked = {(n, p) for n, parts in ask.items() for p in parts}
-    extra = sorted(set(out) - asked)
-    expect(not extra, f"v{version}: results for partitions not asked: {extra}")
-    return out
+    client.answered(ApiKey.DeleteRecords, version, body)
 
 
 def _observe(admin, version, topic, low):
     """ListOffsets EARLIEST is the model's log start; a Fetch just below it is refused."""
     for p, want in enumerate(low):
-        err, start = admin.offset(topic, p, OffsetSpec.EARLIEST)
-        admin.check.expect_field(["topics", {"name": topic}, "partitions", "offset"], [want], count=1,
-                                 says=f"ListOffsets EARLIEST of {topic}-{p}: the log start offset {want}")
-        expect(err == Errors.NONE, f"ListOffsets EARLIEST {topic}-{p} answered error {err}")
-        expect(start == want, f"v{version}: after DeleteRecords, ListOffsets EARLIEST of partition {p} is "
-                              f"{start}, expected {want}")
+        admin.offset(topic, p, OffsetSpec.EARLIEST)
+        at = ["topics", {"name": topic}, "partitions"]
+        admin.check.expect_field(at + ["error_code"], [Errors.NONE], count=1,
+                                 says=f"ListOffsets EARLIEST of {topic}-{p}: 0 NONE")
+        admin.check.expect_field(at + ["offset"], [want], count=1,
+                                 says=f"after DeleteRecords v{version}, ListOffsets EARLIEST of {topic}-{p}: the log "
+                                      f"start offset {want}")
         if want > 0:
-            err = admin.fetch_error(topic, p, want - 1)
+            admin.fetch_error(topic, p, want - 1)
             admin.check.expect_field(["responses", "partitions", "error_code"], [Errors.OFFSET_OUT_OF_RANGE],
                                      count=1, says=f"a consumer Fetch of {topic}-{p} at {want - 1}, below the log "
-                                                   f"start: 1 OFFSET_OUT_OF_RANGE")
-            expect(err == Errors.OFFSET_OUT_OF_RANGE,
-                   f"v{version}: a consumer Fetch at offset {want - 1}, below the log start {want}, answered "
-                   f"{_name(err)}, expected 1 OFFSET_OUT_OF_RANGE")
+                                                   f"start {want}: 1 OFFSET_OUT_OF_RANGE")

@@ -35,7 +35,7 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, Violation, expect
+from fixtures.harness import Unsupported, expect
 from fixtures.waiting import SETTLE_S, settled
 from protocol import ZERO_UUID, ApiKey, Errors, OffsetSpec, schema_facts
 from protocol import requests as build
@@ -678,10 +678,10 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
                 real[name] = tid
             if kind in NEEDS_ID and _is_zero(tid):
                 at = admin.version(ApiKey.Metadata, at_least=1)
-                check.expect_field(["topics", {"name": name}, "topic_id"], refused=[ZERO_UUID],
-                                   says=f"Metadata v{at} gives {name} its topic id (KIP-516)")
-                raise Violation(f"DeleteTopics v{version} names topics by id (KIP-516), but Metadata v{at} "
-                                f"reports no topic id for {name}, which the broker created (topic_id zero)")
+                # the zero id reads as None, as the suite's codec and repro.py read it: the judge decides
+                check.expect_field(["topics", {"name": name}, "topic_id"], refused=[None, ZERO_UUID], count=1,
+                                   says=f"Metadata v{at} gives {name}, which the broker created, its topic id "
+                                        f"(KIP-516; DeleteTopics v{version} names topics by id)")
             if kind == "unknown-id" or (kind == "both" and _is_zero(tid)):
                 tid = uuid.UUID(int=random_id)
             items.append((kind, name, tid))

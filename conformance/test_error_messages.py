@@ -27,17 +27,18 @@ What released Apache Kafka (4.x, KRaft) really sends decides what fails
   would leave bytes over, which the codec refuses).
 
 Driver: generated requests, realistic and error-provoking (``strategies/provoke.py``),
-per (API, version). Oracle: :func:`message_problems` on the answer's own message and every
-result item's. The hard part
-of the oracle also screens every answer the suite's other checks receive
-(``fixtures/traffic.py``); these checks run last and fold those findings into their cell.
+per (API, version). Oracle: :func:`message_expectations`, the hard rules as expectations
+on the answer's own message and every result item's, which the judge decides;
+:func:`soft_findings` notes the rest. The hard rules also screen every answer the suite's
+other checks receive (``fixtures/traffic.py``); these checks run last and fold those
+findings into their cell.
 """
 from __future__ import annotations
 
 import pytest
 
 from fixtures import traffic
-from fixtures.harness import Unsupported, expect
+from fixtures.harness import Unsupported
 from protocol import SPECS, ApiKey, Errors, schema_facts
 from protocol.apis import results, spec
 from protocol.codec import APIS
@@ -222,55 +223,64 @@ def item_name(api_key: int, item: dict):
     return item.get(s.item) if s.item in item else item.get(s.partition_item)
 
 
-def message_problems(api_key: int, version: int, response: dict) -> tuple[list[str], list[str]]:
-    """The oracle: (hard, soft) findings about every error_message of the answer (its own,
-    its per-item results')."""
-    hard, soft = [], []
+def soft_findings(api_key: int, version: int, response: dict) -> list[str]:
+    """Errors without a message that Kafka does not always explain either (not verdicts:
+    the row's note), on the answer's own message and every result item's."""
+    soft = []
     if not has_field(api_key, version):
-        return hard, soft
+        return soft
+    name = APIS[api_key].name
+    for _, item in _sites(api_key, response):
+        code, msg = item.get("error_code"), item.get("error_message")
+        if code != Errors.NONE and not msg and code not in explained(api_key):
+            soft.append(f"{name} {error_name(code)} without a message" +
+                        (", as Kafka" if (api_key, code) in KAFKA_OMITS else ""))
+    return soft
+
+
+def _site_path(api_key: int, where: str, item: dict) -> list:
+    """The judge's path to the error_message of one site of :func:`_sites`: the answer's own
+    (``where`` empty), or the result item's, found by what names it and the code it
+    answered (the rules depend on the code only, so an item without a name is found by its
+    code)."""
+    code = item.get("error_code")
+    if not where:
+        return [{"error_code": code}, "error_message"]
+    s = spec(api_key)
+    who = ({"topic_id": str(item.get("topic_id"))} if api_key == ApiKey.DeleteTopics and item.get("name") is None
+           else {k: item[k] for k in (s.item if s.item in item else s.partition_item,) if k and item.get(k) is not None})
+    return ["**", {**who, "error_code": code}, "error_message"]
+
+
+def message_expectations(api_key: int, version: int, response: dict) -> list[dict]:
+    """The oracle's hard rules as expectations (docs/results.md), on the answer's own
+    message and every result item's (:func:`_sites`): the site, with the code it answered,
+    carries no message on NONE (Kafka's exceptions aside, :func:`on_success`) and one where
+    Kafka always explains the code (:func:`explained`). The judge decides them on every
+    answer (a traffic screen) and on the check's own."""
+    if not has_field(api_key, version):
+        return []
     name = APIS[api_key].name
     allowed, source = on_success(api_key)
+    out = []
     for where, item in _sites(api_key, response):
-        code, msg = item.get("error_code"), item.get("error_message")
+        code = item.get("error_code")
         who = f"{name} v{version}" + (f" {where}" if where else "")
+        path = _site_path(api_key, where, item)
         if code == Errors.NONE:
-            if msg not in allowed:
-                what = '"" (the empty string)' if msg == "" else repr(msg)
-                hard.append(f"{who}: error_code 0 with error_message {what}; Kafka sends "
-                            f"{' or '.join(repr(a) for a in sorted(allowed, key=str))} ({source})")
-        elif not msg:
-            err = f"{error_name(code)} ({code})"
-            if code in explained(api_key):
-                hard.append(f"{who}: {err} with error_message {msg!r}; Kafka always explains it "
-                            f"({explained(api_key)[code]})")
-            elif (api_key, code) in KAFKA_OMITS:
-                soft.append(f"{name} {error_name(code)} without a message, as Kafka")
-            else:
-                soft.append(f"{name} {error_name(code)} without a message")
-    return hard, soft
-
-
-def _expect_messages(check, api_key: int, version: int, response: dict) -> None:
-    """The oracle's hard rules as data, per result item (DeleteRecords' partitions aside)."""
-    if not has_field(api_key, version) or api_key == ApiKey.DeleteRecords or api_key not in ON_SUCCESS:
-        return
-    key, nk = SPECS[api_key].results, SPECS[api_key].item
-    for item in results(api_key, response):
-        code, name = item.get("error_code"), item.get(nk)
-        if name is None:
-            continue
-        path = [key, {nk: name, "error_code": code}, "error_message"]
-        if code == Errors.NONE:
-            check.expect_field(path, sorted(ON_SUCCESS[api_key][0], key=str),
-                               says=f"{name!r} answered NONE: error_message one of {sorted(ON_SUCCESS[api_key][0], key=str)}")
+            out.append({"kind": "field", "path": path, "in": sorted(allowed, key=str),
+                        "says": f"{who} answered NONE: error_message "
+                                f"{' or '.join(repr(a) for a in sorted(allowed, key=str))} ({source})"})
         elif code in explained(api_key):
-            check.expect_field(path, refused=[None, ""],
-                               says=f"{name!r} answered {error_name(code)}: an error_message ({explained(api_key)[code]})")
+            out.append({"kind": "field", "path": path, "not_in": [None, ""],
+                        "says": f"{who} answered {error_name(code)} ({code}): an error_message, Kafka always "
+                                f"explains it ({explained(api_key)[code]})"})
+    return out
 
 
 @traffic.screen("P6")
 def _hard_problems(api_key, version, request, response):
-    return message_problems(api_key, version, response)[0] if api_key in APIS_WITH_MESSAGES else []
+    return message_expectations(api_key, version, response) if api_key in APIS_WITH_MESSAGES else []
 
 
 @pytest.mark.prop("P6", source=SOURCE)
@@ -293,10 +303,9 @@ def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
 
     def messages_as_kafka(value):
         resp = client.answered(api_key, version, value["body"])
-        _expect_messages(check, api_key, version, resp)
-        hard, more = message_problems(api_key, version, resp)
-        expect(not hard, "; ".join(hard))
-        soft.update(more)
+        for e in message_expectations(api_key, version, resp):     # the judge decides
+            check.expect_data(e)
+        soft.update(soft_findings(api_key, version, resp))
 
     check.given(provoking.requests(api_key, version, check.prefix, existing,
                                  prefixed_only=check.broker.external).map(lambda b: {"body": b}),

@@ -26,13 +26,14 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin, one_partition, one_result
-from fixtures.harness import Unsupported, expect
+from fixtures.harness import Unsupported
 from protocol import ApiKey, Errors, OffsetSpec
 from protocol import requests as build
 from protocol.codec import APIS
 
 from .capabilities import require_feature
-from reference.kip201 import FEATURE, FEATURE_LEVEL, OVERLAYS, SOURCE as KIP, decode_response, encode_request
+from reference.kip201 import (FEATURE, FEATURE_LEVEL, OVERLAYS, SOURCE as KIP, decode_response, encode_request,
+                              overlay_response_schema)
 
 SOURCE = (f"catalogue K1; {KIP}: 'New versions of existing network protocol DeleteTopicsRequest and "
           "DeleteRecordsRequest will be added, to add a validate_only flag' / '... include an error "
@@ -57,19 +58,18 @@ def _require_overlay(check, api_key) -> int:
 
 
 def _send(check, client, api_key: int, body: dict) -> dict:
-    """Send ``body`` at the overlay version (encoded with the overlay schema)."""
+    """Send ``body`` at the overlay version (encoded and its answer read with the overlay
+    schemas) and require an answer (the judge's "an answer within the timeout")."""
     v = OVERLAYS[api_key].version
-    check.steps.append({"api_key": api_key, "api_name": APIS[api_key].name, "api_version": v,
-                        "request": body, "overlay": "KIP-201"})
+    at = check.record_step({"api_key": api_key, "api_name": APIS[api_key].name, "api_version": v,
+                            "request": body, "overlay": "KIP-201"})
     cid = next(client.conn._ids)
-    ex = client.conn._roundtrip(api_key, v, body, cid,
-                                encode_request(api_key, body, cid, client.conn.client_id))
+    ex = client.conn._roundtrip(api_key, v, body, cid, encode_request(api_key, body, cid, client.conn.client_id))
+    check.record_answer(at, ex, schema=overlay_response_schema(api_key))
     if not ex.ok:
         check.broker_lost(ex)
-    expect(ex.ok, f"no valid answer at the advertised KIP-201 version: {ex.describe()}")
-    rcid, resp = decode_response(api_key, ex.raw)
-    expect(rcid == cid, f"{APIS[api_key].name} v{v}: correlation id {rcid} != {cid}")
-    return resp
+    check.expect_within(client.conn.timeout, step=at)
+    return decode_response(api_key, ex.raw)[1]
 
 
 @pytest.mark.prop("K1", source=SOURCE)
@@ -87,30 +87,36 @@ def test_k1_validate_only_delete_changes_nothing_and_answers_as_the_real_delete(
 
             def delete(only):
                 body = {**build.delete_topics(version, [name], timeout_ms=10_000), "validate_only": only}
-                return one_result(api_key, version, _send(check, admin.client, api_key, body), name)["error_code"]
-            dry = delete(True)
-            expect(admin.topic(name).error_code == Errors.NONE,
-                   f"validate_only DeleteTopics v{version} deleted {name} (answered {dry})")
-            real = delete(False)
-            expect(dry == real, f"validate_only answered {dry}, the real delete {real}")
+                return one_result(check, api_key, version, _send(check, admin.client, api_key, body), name)
+            delete(True)
+            dry = len(check.steps) - 1
+            admin.metadata([name])
+            check.expect_field(["topics", {"name": name}, "error_code"], [Errors.NONE], count=1,
+                               says=f"validate_only DeleteTopics v{version} left {name} listed")
+            delete(False)
+            check.expect_same(["responses", {"name": name}, "error_code"], dry,
+                              says="the real delete answers the code validate_only answered")
         else:
             records, offset = value
             admin.create_topic(name)
             if records:
                 admin.produce(name, 0, records)
-            before = admin.offset(name, 0, OffsetSpec.EARLIEST)
+            admin.offset(name, 0, OffsetSpec.EARLIEST)
+            before = len(check.steps) - 1
 
             def delete(only):
                 body = {**build.delete_records(version, [(name, [(0, offset)])], timeout_ms=10_000),
                         "validate_only": only}
-                return one_partition(api_key, version, _send(check, admin.client, api_key, body),
-                                     name, 0)["error_code"]
-            dry = delete(True)
-            after = admin.offset(name, 0, OffsetSpec.EARLIEST)
-            expect(after == before, f"validate_only DeleteRecords v{version} moved the log start offset "
-                                    f"{before} -> {after} (answered {dry})")
-            real = delete(False)
-            expect(dry == real, f"validate_only answered {dry}, the real DeleteRecords {real}")
+                return one_partition(check, api_key, version, _send(check, admin.client, api_key, body), name, 0)
+            delete(True)
+            dry = len(check.steps) - 1
+            admin.offset(name, 0, OffsetSpec.EARLIEST)
+            check.expect_same(["topics", "partitions", "offset"], before, sort=False,
+                              says=f"validate_only DeleteRecords v{version} left the log start offset where "
+                                   "it was")
+            delete(False)
+            check.expect_same(["topics", {"name": name}, "partitions", {"partition_index": 0}, "error_code"], dry,
+                              says="the real DeleteRecords answers the code validate_only answered")
 
     check.given(st.tuples(st.integers(0, 5), st.sampled_from([-1, 0, 1, 3, 1 << 40])), validate_then_delete)
 
@@ -129,9 +135,13 @@ def test_k1_delete_errors_carry_a_message_at_the_kip201_version(check, api_key, 
         else:
             body = build.delete_records(version, [(name, [(0, 0)])], timeout_ms=10_000)
         resp = _send(check, admin.client, api_key, {**body, "validate_only": validate_only})
-        item = one_result(api_key, version, resp, name) if api_key == ApiKey.DeleteTopics \
-            else one_partition(api_key, version, resp, name, 0)
-        expect(item["error_code"] == Errors.NONE or item.get("error_message"),
-               f"{APIS[api_key].name} v{version}: error {item['error_code']} without a message")
+        if api_key == ApiKey.DeleteTopics:
+            one_result(check, api_key, version, resp, name)
+            entry = ["responses", {"name": name}]
+        else:
+            one_partition(check, api_key, version, resp, name, 0)
+            entry = ["topics", {"name": name}, "partitions", {"partition_index": 0}]
+        check.expect_field(entry + ["error_message"], refused=[None, ""], unless=(-1, entry + ["error_code"], [0]),
+                           says=f"{APIS[api_key].name} v{version}: an error carries an error_message")
 
     check.given(st.booleans(), explained)

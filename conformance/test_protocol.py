@@ -13,14 +13,14 @@ import pytest
 from hypothesis import strategies as st
 
 from protocol import ApiKey, Errors, codec
-from fixtures.harness import Unsupported, Violation, expect
+from fixtures.harness import Unsupported
 from strategies import provoke as provoking
 from strategies.domain import admin_request
 
 from . import provoked_topics
 from .parametrize import ADMIN_KEYS, MUTATING_KEYS, every_api, every_version
 from reference.error_codes import known_error_codes
-from .wellformed import check_results_match, check_throttle, error_codes
+from .wellformed import expect_results_match, expect_throttle
 
 SCHEMAS = "apache/kafka clients/src/main/resources/common/message/*.json"
 
@@ -62,13 +62,12 @@ def test_p2_responses_are_well_formed(check, api_key, version):
     client = _asked(check, api_key, version)
     allowed = known_error_codes(api_key)
 
-    def well_formed(body):
-        resp = client.answered(api_key, version, body)
-        check_throttle(version, resp)
-        check_results_match(api_key, version, body, resp)
-        unknown = sorted({c for c in error_codes(resp) if c not in allowed})
-        expect(not unknown, f"v{version}: error codes {unknown} are not codes "
-                            f"{codec.APIS[api_key].name} can return")
+    def well_formed(body):      # the judge decides
+        client.answered(api_key, version, body)
+        expect_throttle(check, version)
+        expect_results_match(check, api_key, version, body)
+        check.expect_field(["**", "error_code"], sorted(allowed),
+                           says=f"v{version}: every error code one {codec.APIS[api_key].name} can return")
 
     check.given(_requests(check, api_key, version), well_formed)
 
@@ -91,33 +90,16 @@ def test_p3_version_above_the_advertised_max_is_refused(check, api_key, version)
                 max_examples=1)
 
 
-def _status(ex) -> str:
-    """What came back instead of a closed connection: ``timeout (no answer within 15.0s)``."""
-    return f"{ex.status} ({ex.detail})" if ex.detail else ex.status
-
-
 def _refused_above(client, api_key, body_version, above, high, body):
-    ex = client.send_at_header_version(api_key, body_version, above, body)
-    if api_key == ApiKey.ApiVersions:
-        client.check.expect_field(["error_code"], [Errors.UNSUPPORTED_VERSION],
+    client.send_at_header_version(api_key, body_version, above, body)
+    if api_key == ApiKey.ApiVersions:      # read as repro.py reads it: a v0 body where the version's does not parse
+        client.check.expect_field(["error_code"], [Errors.UNSUPPORTED_VERSION], count=1,
                                   says=f"ApiVersions v{above} (above max {high}): a v0 body with 35 UNSUPPORTED_VERSION")
+        client.check.expect_field(["api_keys", {"api_key": ApiKey.ApiVersions}, "api_key"], min_count=1,
+                                  says=f"ApiVersions v{above}: the v0 error body lists the ranges (ApiVersions' among them)")
     else:
         client.check.expect_closed(says=f"{codec.APIS[api_key].name} v{above} (above max {high}): "
                                         "the connection closed")
-    if api_key == ApiKey.ApiVersions:
-        expect(ex.ok, f"ApiVersions v{above} (above max {high}): {ex.status} instead of an "
-                      "UNSUPPORTED_VERSION answer")
-        try:
-            _, resp = codec.decode_response(ApiKey.ApiVersions, 0, ex.raw)
-        except codec.CodecError as exc:
-            raise Violation(f"ApiVersions v{above}: the answer is not a v0 body ({exc})") from None
-        expect(resp["error_code"] == Errors.UNSUPPORTED_VERSION,
-               f"ApiVersions v{above}: error_code {resp['error_code']}, expected 35 UNSUPPORTED_VERSION")
-        keys = {a["api_key"] for a in resp.get("api_keys") or []}
-        expect(ApiKey.ApiVersions in keys, f"ApiVersions v{above}: the v0 error body lists no ranges (api_keys {sorted(keys)})")
-    else:
-        expect(ex.status in ("closed",), f"{codec.APIS[api_key].name} v{above} (above max {high}): "
-                                         f"expected the connection closed, got {_status(ex)}")
 
 
 @pytest.mark.prop("P3", source="catalogue P3; apache/kafka core/.../network/SocketServer.scala "
@@ -134,10 +116,8 @@ def test_p3_version_below_the_advertised_min_is_refused(check, api_key, version)
     client = check.client()
 
     def refused(body):
-        ex = client.send(api_key, low - 1, body)
+        client.send(api_key, low - 1, body)
         check.expect_closed(says=f"{codec.APIS[api_key].name} v{low - 1} (below min {low}): the connection closed")
-        expect(ex.status == "closed", f"{codec.APIS[api_key].name} v{low - 1} (below min {low}): "
-                                      f"expected the connection closed, got {_status(ex)}")
 
     check.given(admin_request(api_key, low - 1, check.prefix), refused, max_examples=1)
 

@@ -97,4 +97,17 @@ def positional(api_key: int) -> bool:
     return any(levels[0].key == POSITION for union in s.answer_paths for levels in union)
 
 
-__all__ = ["answered", "positional", "requested"]
+def answer_levels(api_key: int, version: int) -> list[list[dict]] | None:
+    """The item paths of ``version``'s answer as data (the judge's ``items`` expectation,
+    fixtures/repro/runtime.py, walks them as :func:`answered` does): per path of the
+    chosen alternative, its levels ``{"array", "key", "fallback"}`` (``key``: the entry
+    fields naming the item, ``[]`` for a plain value, ``["#"]`` its place, ``["*"]``
+    nothing). None when the version's answer has no per-item results."""
+    union = _chosen(api_key, version, RESPONSE)
+    if union is None:
+        return None
+    return [[{"array": lv.array, "key": list(lv.key), "fallback": lv.fallback} for lv in levels]
+            for levels in union]
+
+
+__all__ = ["answer_levels", "answered", "positional", "requested"]

@@ -125,6 +125,12 @@ def encode_request(api_key: int, body: dict, correlation_id: int, client_id: str
         official.APIS[api_key] = saved
 
 
+def overlay_response_schema(api_key: int) -> dict:
+    """The overlay's response schema (Kafka's JSON with KIP-201's fields), as a reproducer
+    decodes the answer."""
+    return codec(api_key)[1].json
+
+
 def decode_response(api_key: int, payload: bytes) -> tuple[int, dict]:
     _, resp_cls = codec(api_key)
     version = OVERLAYS[api_key].version

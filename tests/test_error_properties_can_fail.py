@@ -79,22 +79,27 @@ def test_a_p5_finding_in_another_checks_traffic_fails_the_p5_row_of_its_cell():
 
     from conformance import test_error_codes  # noqa: F401  (registers the P5 screen)
     from fixtures import traffic
-    from fixtures.harness import Violation
+    from fixtures.harness import Check, Violation, step
+    from fixtures.repro import runtime
 
     log = traffic.TrafficLog()
-    session = SimpleNamespace(traffic=log)
-    p2 = SimpleNamespace(spec="b", prop="P2", api_key=19, api_version=3, session=session)
+    session = SimpleNamespace(traffic=log, seed=0, request_timeout=1.0, replay_input_for=lambda c: None,
+                              prefix="kac-x-")
+    p2 = Check(session, "b", "P2", "", 19, 3)
     ok = {"throttle_time_ms": 0, "topics": [{"name": "t", "error_code": 0, "error_message": None}]}
     bad = {"throttle_time_ms": 0, "topics": [{"name": "t", "error_code": 89, "error_message": None}]}
     request = {"topics": [{"name": "t"}], "timeout_ms": 1}
-    log.observe(p2, 19, 3, request, ok)
-    log.observe(p2, 19, 6, request, bad)       # 89 is allowed from v6
-    p5 = SimpleNamespace(spec="b", prop="P5", api_key=19, api_version=3, session=session,
-                         prefix="kac-x-", counterexample=None)
-    p5.set_counterexample = lambda ce: setattr(p5, "counterexample", ce.as_dict())
+
+    def seen(version, body):      # one answer of P2's, as the client hands it to the screens
+        at = p2.record_step(step(19, version, request))
+        log.observe(p2, 19, version, request, SimpleNamespace(response=body, step=at), runtime.Answer("ok", body))
+
+    seen(3, ok)
+    seen(6, bad)        # 89 is allowed from v6
+    p5 = Check(session, "b", "P5", "", 19, 3)
     assert traffic.judge_seen(p5, "P5", 19, 3) == 1
-    log.observe(p2, 19, 3, request, bad)
-    with pytest.raises(Violation, match=r"seen by P2 CreateTopics v3: THROTTLING_QUOTA_EXCEEDED \(89\) at v3"):
+    seen(3, bad)
+    with pytest.raises(Violation, match=r"seen by P2 CreateTopics v3: .*THROTTLING_QUOTA_EXCEEDED \(89\) at v3"):
         traffic.judge_seen(p5, "P5", 19, 3)
-    assert p5.counterexample["input"] == {"body": request}
-    assert p5.counterexample["steps"][0]["api_version"] == 3
+    assert p5.counterexample.as_dict()["input"] == {"body": request}
+    assert p5.counterexample.as_dict()["steps"][0]["api_version"] == 3

@@ -228,3 +228,47 @@ def test_the_checker_sees_a_second_list():
     found = _api_key_literals(source)
     assert [line for line, _ in found] == [1, 2]
     assert found[1][1] in _derived_lists()          # the APIs naming topics by id; D maps each to its code
+
+
+# -- one judge ---------------------------------------------------------------------------
+
+#: Property modules not yet stating every verdict as data (issue 25 item 1 converts them);
+#: each still decides some verdicts with ``expect(...)`` or ``raise Violation(...)``.
+NOT_YET_JUDGED = {
+    "conformance/test_acls.py", "conformance/test_configs.py", "conformance/test_delete_topics.py",
+    "conformance/test_version_gated.py",
+}
+
+
+def _verdicts_outside_the_judge(source: str) -> list[tuple[int, str]]:
+    """(line, what) of every ``expect(...)`` call and every ``Violation(...)`` built (raised or
+    not) in ``source``: a verdict decided outside the judge. Set-up failures
+    (``expect_setup``, ``SetupFailed``) and a judge's verdict restated (``v.restated(...)``)
+    are not verdicts of their own."""
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+            if name in ("expect", "Violation"):
+                out.append((node.lineno, f"{name}(...)"))
+    return sorted(out)
+
+
+def test_every_verdict_of_a_property_is_the_judges():
+    """No property decides a verdict outside the judge (fixtures/repro/runtime.judge, which
+    every exported repro.py carries): a check states what a conforming broker answers as
+    data (``check.expect_field`` ...) and the judge decides, so a row and its reproducer
+    agree by construction (docs/results.md, "The judge")."""
+    bad = [f"{path.relative_to(ROOT)}:{line} {what}"
+           for path in _modules("conformance") if str(path.relative_to(ROOT)) not in NOT_YET_JUDGED
+           for line, what in _verdicts_outside_the_judge(path.read_text(encoding="utf-8"))]
+    assert not bad, "verdicts outside the judge (state them as expectations):\n" + "\n".join(bad)
+
+
+def test_the_checker_sees_a_verdict_outside_the_judge():
+    """The scan above can fail: ``expect(...)`` and ``raise Violation(...)`` are found, set-up
+    failures and a restated verdict are not."""
+    source = ("expect(a == b, 'x')\nraise Violation('y')\nexpect_setup(ok, 'z')\nraise SetupFailed('w')\n"
+              "raise v.restated('v')\ncheck.expect_field(['a'], [0])\nharness.expect(c, 'd')\n")
+    assert _verdicts_outside_the_judge(source) == [(1, "expect(...)"), (2, "Violation(...)"), (7, "expect(...)")]

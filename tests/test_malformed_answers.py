@@ -15,12 +15,14 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
 from faults.mutants import all_mutants
 from fixtures.admin import one_partition, one_result
-from fixtures.harness import Violation
+from fixtures.harness import Check, Violation, step
+from fixtures.repro import runtime
 from fixtures.results import read_rows
 from protocol.apis import ApiKey
 
@@ -78,30 +80,43 @@ def _answer(*names):
             "responses": [{"name": n, "topic_id": None, "error_code": 0, "error_message": None} for n in names]}
 
 
+def _answered(api_key, version, body) -> Check:
+    """A check whose one step (``api_key`` at ``version``) got ``body`` as its answer, as the
+    judge reads answers (no broker: the reader and the judge alone)."""
+    check = Check(SimpleNamespace(seed=0, request_timeout=1.0, replay_input_for=lambda c: None),
+                  "offline", "P2", "", api_key, version)
+    at = check.record_step(step(api_key, version, {}))
+    check.answers[at] = runtime.Answer("ok", body)
+    return check
+
+
 def test_one_result_reads_the_entry_for_the_name():
-    assert one_result(ApiKey.DeleteTopics, 6, _answer("a", "b"), "b")["name"] == "b"
+    answer = _answer("a", "b")
+    assert one_result(_answered(ApiKey.DeleteTopics, 6, answer), ApiKey.DeleteTopics, 6, answer, "b")["name"] == "b"
 
 
 @pytest.mark.parametrize("answer,says", [
-    (_answer(), "DeleteTopics v6: no result for topic a in the answer"),
-    (_answer("b"), "DeleteTopics v6: no result for topic a in the answer"),
-    (_answer("a", "a"), "DeleteTopics v6: 2 results for topic a in the answer"),
+    (_answer(), "DeleteTopics v6: expected one result for topic a; got 0 values, expected 1"),
+    (_answer("b"), "DeleteTopics v6: expected one result for topic a; got 0 values, expected 1"),
+    (_answer("a", "a"), "DeleteTopics v6: expected one result for topic a; got 2 value(s)"),
 ])
-def test_one_result_of_a_malformed_answer_is_a_violation(answer, says):
+def test_one_result_of_a_malformed_answer_is_the_judges_violation(answer, says):
     with pytest.raises(Violation) as exc:
-        one_result(ApiKey.DeleteTopics, 6, answer, "a")
-    assert str(exc.value) == says
+        one_result(_answered(ApiKey.DeleteTopics, 6, answer), ApiKey.DeleteTopics, 6, answer, "a")
+    assert str(exc.value).startswith(says)
+    assert exc.value.expectation["count"] == 1
 
 
 def test_one_partition_of_an_emptied_partition_list_is_a_violation():
     answer = {"throttle_time_ms": 0, "topics": [{"name": "a", "partitions": []}]}
-    with pytest.raises(Violation, match="DeleteRecords v2: no result for partition a-0 in the answer"):
-        one_partition(ApiKey.DeleteRecords, 2, answer, "a", 0)
+    with pytest.raises(Violation, match="DeleteRecords v2: expected one result for partition a-0; got 0 values"):
+        one_partition(_answered(ApiKey.DeleteRecords, 2, answer), ApiKey.DeleteRecords, 2, answer, "a", 0)
     answer["topics"][0]["partitions"] = [{"partition_index": 0, "low_watermark": 0, "error_code": 0}]
-    assert one_partition(ApiKey.DeleteRecords, 2, answer, "a", 0)["error_code"] == 0
+    assert one_partition(_answered(ApiKey.DeleteRecords, 2, answer), ApiKey.DeleteRecords, 2, answer, "a",
+                         0)["error_code"] == 0
 
 
 def test_one_result_names_a_config_resource_as_a_resource():
     answer = {"throttle_time_ms": 0, "results": []}
-    with pytest.raises(Violation, match="DescribeConfigs v4: no result for resource t in the answer"):
-        one_result(ApiKey.DescribeConfigs, 4, answer, "t")
+    with pytest.raises(Violation, match="DescribeConfigs v4: expected one result for resource t; got 0 values"):
+        one_result(_answered(ApiKey.DescribeConfigs, 4, answer), ApiKey.DescribeConfigs, 4, answer, "t")

@@ -233,7 +233,7 @@ def test_the_alter_configs_duplicate_resource_reproducer_exits_1_on_kafka(tmp_pa
     out = tmp_path / "kafka"
     assert export(results, row["row_id"], out).returncode == 0
     report = (out / "REPORT.md").read_text()
-    assert report.startswith("# apache-kafka 4.4.0: AlterConfigs v2: same resource twice")
+    assert report.startswith("# apache-kafka 4.4.0: AlterConfigs v2: expected same resource twice"), report[:200]
     assert "## Raw request bytes" in report and "ConfigAdminManager" in report
     with make_target("kafka:4.4.0") as info:
         p = repro(out, f"{info.host}:{info.port}", timeout=5)

@@ -93,12 +93,11 @@ def run_s1(check, focus: int) -> None:
     recorded = check._replay_input     # --replay: the counterexample to re-run, or None
     try:
         row.learn()
-    except Violation:
+    except Violation as verdict:
         failure = row.last_failure or {"sub": "", "ops": [], "script": row.setup_script,
-                                       "requests": list(check.steps), "problem": "setup failed"}
+                                       "requests": list(check.steps), "problem": str(verdict), "verdict": verdict}
         raise row.violation(failure) from None
-    check.steps = []
-    check.expectations = []
+    check.restart()
     if recorded is not None:
         replay_counterexample(row, recorded)
         return

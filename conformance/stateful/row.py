@@ -113,10 +113,10 @@ class Row:
         body = requests.create_topics(cv, [requests.topic(name)])
         line = f"(setup) CreateTopics v{cv} {{topics: [{name} (1 partition)]}}"
         try:
-            resp = run.send(ApiKey.CreateTopics, cv, body, line)
-            codes = [t["error_code"] for t in apis.results(ApiKey.CreateTopics, resp)]
-            if codes != [Errors.NONE]:
-                run.fail(f"setup: creating a plain topic answered {[error_name(c) for c in codes]}", line)
+            run.send(ApiKey.CreateTopics, cv, body, line)
+            with run.judging(f"{line} -> refused"):
+                self.check.expect_field(["topics", "error_code"], [Errors.NONE], count=1,
+                                        says=f"a plain topic {name} (1 partition) is created: NONE")
             run.script.append(f"{line} -> NONE")
             if self.watch_configs:
                 self._learn_configs(run, name)
@@ -139,17 +139,16 @@ class Row:
         dbody = requests.describe_configs(dv, [(name, None)])
         dline = f"(setup) DescribeConfigs v{dv} {{resources: [{name} (all keys)]}}"
 
-        def described():
-            return apis.result_for(ApiKey.DescribeConfigs, run.send(ApiKey.DescribeConfigs, dv, dbody, dline), name)
+        seen = {}
 
-        def code_of(res):
-            return res[0]["error_code"] if len(res) == 1 else None
-
-        _, res = waiting.eventually(described, lambda res: code_of(res) == Errors.NONE, within=SETTLE_SECONDS)
-        code = code_of(res)
-        if code != Errors.NONE:
-            run.fail(f"setup: DescribeConfigs of a fresh topic answered "
-                     f"{error_name(code) if code is not None else f'{len(res)} results'}", f"{dline} -> {code}")
+        def look():
+            seen["res"] = apis.result_for(ApiKey.DescribeConfigs, run.send(ApiKey.DescribeConfigs, dv, dbody, dline),
+                                          name)
+            self.check.expect_field(["results", {"resource_name": name}, "error_code"], [Errors.NONE], count=1,
+                                    says=f"DescribeConfigs of the fresh topic {name}: NONE")
+        with run.judging(f"{dline} -> refused"):
+            self.check.poll(look, SETTLE_SECONDS)
+        res = seen["res"]
         run.script.append(f"{dline} -> NONE ({len(res[0].get('configs') or [])} configs)")
         self.defaults.configs = {c["name"]: (c.get("value"), c.get("config_source"))
                                  for c in res[0].get("configs") or []}
@@ -174,13 +173,11 @@ class Row:
     # -- runs and failures ------------------------------------------------------------------------
     def new_run(self, sub: str | None = None) -> Run:
         self.check.examples += 1
-        self.check.steps = []
-        self.check.expectations = []
-        self.check.unanswered = None
+        self.check.restart()
         self.current_run = Run(self, sub or self.check.topic("s1"))
         return self.current_run
 
-    def record_failure(self, run: Run, problem: str) -> None:
+    def record_failure(self, run: Run, problem: str, verdict: Violation) -> None:
         self.failures += 1
         self.shrinking = True
         if self.check.unanswered is not None:
@@ -189,7 +186,7 @@ class Row:
             self.check.first_failure_at = self.check.examples
         failure = {"sub": run.sub, "ops": list(run.ops), "script": list(run.script),
                    "requests": list(self.check.steps), "expect": list(self.check.expectations),
-                   "problem": problem}
+                   "problem": problem, "verdict": verdict}
         if self.first_failure is None:
             self.first_failure = failure
         self.last_failure = failure
@@ -218,7 +215,9 @@ class Row:
                  "requests": list(self.check.steps), "expect": list(self.check.expectations)}))
 
     def violation(self, failure: dict, note: str = "") -> Violation:
+        """The judge's verdict on ``failure`` (the sequence chosen to report) as the row's
+        message: its problem, the script's last lines; the counterexample is its sequence."""
         self.check.set_counterexample(self.counterexample(failure))
         lines = failure["script"][-SCRIPT_LINES_IN_MESSAGE:]
-        return Violation("\n".join([abbreviate(failure["problem"], failure["sub"]) + note, self.header(failure["sub"])]
-                                   + lines))
+        return failure["verdict"].restated("\n".join([abbreviate(failure["problem"], failure["sub"]) + note,
+                                            self.header(failure["sub"])] + lines))

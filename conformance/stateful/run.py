@@ -8,6 +8,7 @@ minimiser and ``--replay``).
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from fixtures.harness import Violation
@@ -15,7 +16,7 @@ from protocol import apis
 from protocol.errors import Errors, error_name
 
 from .. import cluster_model as cm
-from .expectations import codes_text, expected_answer, expected_entry
+from .expectations import entry_path, expected_answer, expected_entries
 from .invariants import check_invariants
 from .steps import BY_NAME, render
 
@@ -46,19 +47,29 @@ class Run:
         self.stated: list = []                      # the last observation's expectations, deferred
                                                     # (invariants.py)
 
-    # -- failing ------------------------------------------------------------------------
-    def fail(self, problem: str, line: str | None = None):
-        if line is not None:
-            self.script.append(line)
-        self.script.append(f"   !! {abbreviate(problem, self.sub)}")
-        self.row.record_failure(self, problem)
-        raise Violation(self.row.message(self, problem))
+    # -- failing: the judge's verdicts ------------------------------------------------------
+    @contextmanager
+    def judging(self, line=None):
+        """The judge decides what the block states; a broken expectation is the row's
+        failure: recorded (its script line ``line()``, the sequence, the steps, the
+        expectations) and raised as the judge's verdict with the script as its message."""
+        try:
+            yield
+        except Violation as verdict:
+            if getattr(verdict, "scripted", False):      # a block within already said so
+                raise
+            problem = str(verdict)
+            if line is not None:
+                self.script.append(line() if callable(line) else line)
+            self.script.append(f"   !! {abbreviate(problem, self.sub)}")
+            self.row.record_failure(self, problem, verdict)
+            scripted = verdict.restated(self.row.message(self, problem))
+            scripted.scripted = True
+            raise scripted from None
 
     def send(self, api: int, v: int, body: dict, line: str) -> dict:
-        try:
+        with self.judging(f"{line} -> no answer"):
             return self.client.answered(api, v, body)
-        except Violation as exc:
-            self.fail(f"{apis.api_name(api)} v{v}: {exc}", f"{line} -> no answer")
 
     # -- resolving drawn operations -------------------------------------------------------
     def resolve(self, op: dict) -> dict | None:
@@ -81,36 +92,38 @@ class Run:
 
     def answer(self, line, expects, entries, describe_extra=None, api=None, items=None, version=None,
                everything=True):
-        """Check the entries against the predictions, apply the effects, script the line."""
-        if api is not None:
-            expected_answer(self, api, expects, everything)
+        """State the model's prediction for the answer just received (the judge decides it),
+        then apply the effects of the entries that succeeded and script the line."""
+        def got():
+            return f"{line} -> " + (", ".join(f"{self._label(k)}: {error_name(c)}" for k, c, _ in entries)
+                                    or "no results")
+        with self.judging(got):
+            expected_answer(self, api, expects, entries, everything)
+            expected_entries(self, api, expects, entries)
         problem, pairs = cm.match(expects, entries)
-        if problem:
-            got = ", ".join(f"{self._label(k)}: {error_name(c)}" for k, c, _ in entries) or "no results"
-            self.fail(problem, f"{line} -> {got}")
-        parts, wrong = [], None
+        if problem:     # the judge found every entry as predicted: the suite reads the answer otherwise
+            raise RuntimeError(f"the judge held {apis.api_name(api)}'s answer, the model's reading does not: {problem}")
+        step = len(self.check.steps) - 1
+        parts = []
         for e, code, entry in pairs:
             text = error_name(code)
-            if code not in e.allowed:
-                text += f" (expected {codes_text(e.allowed)}: {e.why})"
-                wrong = wrong or f"{self._label(e.key)}: {error_name(code)}, expected {codes_text(e.allowed)} ({e.why})"
-            elif code == Errors.NONE and e.verify:
-                bad = e.verify(entry)
-                if bad:
-                    text += f" ({bad})"
-                    wrong = wrong or f"{self._label(e.key)}: {bad}"
-                    if api is not None:
-                        expected_entry(self, api, e.key, items, version)
             if describe_extra and code == Errors.NONE:
                 text += describe_extra(e, entry)
             parts.append((self._label(e.key), text))
         result = parts[0][1] if len(parts) == 1 else ", ".join(f"{k}: {t}" for k, t in parts)
-        if wrong:
-            self.fail(wrong, f"{line} -> {result}")
         for e, code, entry in pairs:
             if code == Errors.NONE and e.effect:
                 e.effect(entry)
+                self.ids_seen(step, api, e.key)
         self.script.append(f"{line} -> {result}")
+
+    def ids_seen(self, step: int, api, key) -> None:
+        """A topic whose id the model learnt from this step's entry remembers where it saw it."""
+        if key[0] != "name":
+            return
+        t = self.model.topics.get(key[1])
+        if t is not None and t.topic_id is not None and t.id_seen is None:
+            t.id_seen = (step, entry_path(api, key) + ["topic_id"])
 
     def _label(self, key) -> str:
         if key[0] == "partition":

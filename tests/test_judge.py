@@ -1,0 +1,157 @@
+"""One judge: the function every exported repro.py carries decides every row in-process.
+
+* the harness judges with ``fixtures.repro.runtime.judge`` itself (the same function
+  object), and reads answers with the runtime's decoder (``runtime.read_answer``);
+* the judge's kinds and fields, offline: conditions (``when`` / ``unless``), values by
+  their config type (``as``), every code at any depth (``**``), bounds (``at_least``), the
+  history of concurrent writers (``history``), what the suite observed (``observed``);
+* its words name Kafka's error codes and the entry's message.
+
+Whether rows and their reproducers agree against real brokers, property by property, on
+findings mutants make: tests/test_judge_agrees.py.
+"""
+from __future__ import annotations
+
+import inspect
+
+from fixtures import harness
+from fixtures.repro import export, runtime
+from protocol.errors import Errors
+
+NAMES = {int(c): c.name for c in Errors}
+
+
+def test_the_harness_judges_with_the_reproducers_judge():
+    assert harness.judge is runtime.judge
+    assert harness.runtime is runtime
+    source = inspect.getsource(harness.Check.record_answer)
+    assert "runtime.read_answer(" in source        # the answers the judge reads, as repro.py reads them
+    assert export.RUNTIME.read_text(encoding="utf-8").count("def judge(") == 1     # the text repro.py carries
+
+
+def _answers(*bodies, times=None):
+    out = {}
+    for i, b in enumerate(bodies):
+        sent, took = (times or {}).get(i, (float(i), 0.1))
+        out[i] = runtime.Answer("ok", b, took, sent_at=sent)
+    return out
+
+
+def test_a_code_is_shown_with_its_name_and_its_entrys_message():
+    a = _answers({"topics": [{"name": "t", "error_code": 36, "error_message": "Topic 't' already exists."}]})
+    e = {"step": 0, "kind": "field", "path": ["topics", {"name": "t"}, "error_code"], "in": [0]}
+    assert runtime.judge(e, a, NAMES) == "36 TOPIC_ALREADY_EXISTS (\"Topic 't' already exists.\")"
+    assert runtime.describe(e, NAMES).endswith("each one of 0 NONE")
+
+
+def test_unless_judges_only_where_the_condition_fails():
+    e = {"step": 0, "kind": "field", "path": ["r", {"n": "x"}, "m"], "not_in": [None, ""],
+         "when": {"step": 0, "path": ["r", {"n": "x"}, "c"], "not_in": [0]}}
+    assert runtime.judge(e, _answers({"r": [{"n": "x", "c": 3, "m": None}]})) is not None    # an error: a message
+    assert runtime.judge(e, _answers({"r": [{"n": "x", "c": 0, "m": None}]})) is None        # NONE: not judged
+
+
+def test_config_values_compare_by_what_they_mean():
+    e = {"step": 0, "kind": "field", "path": ["v"], "in": ["1"], "as": "double"}
+    assert runtime.judge(e, _answers({"v": "1.0"})) is None
+    assert runtime.judge(e, _answers({"v": "1.5"})) is not None
+    lst = {"step": 0, "kind": "field", "path": ["v"], "in": ["compact,delete"], "as": "list"}
+    assert runtime.judge(lst, _answers({"v": "compact, delete"})) is None
+    assert runtime.judge(lst, _answers({"v": "delete,compact"})) is not None       # order counts
+
+
+def test_every_code_at_any_depth_and_a_lower_bound():
+    body = {"throttle_time_ms": -1, "error_code": 0, "topics": [{"error_code": 0, "partitions": [{"error_code": 89}]}]}
+    deep = {"step": 0, "kind": "field", "path": ["**", "error_code"], "not_in": [89]}
+    assert runtime.judge(deep, _answers(body), NAMES) == "89 THROTTLING_QUOTA_EXCEEDED"
+    assert runtime.select(body, ["**", "error_code"]) == [0, 0, 89]
+    floor = {"step": 0, "kind": "field", "path": ["throttle_time_ms"], "at_least": 0}
+    assert runtime.judge(floor, _answers(body)) == "[-1]"
+    assert runtime.judge(floor, _answers({"throttle_time_ms": 0})) is None
+
+
+def _history(reads, writes):
+    """reads: (sent, took, value of k); writes: (sent, took, value, code)."""
+    bodies, times, ws, rs = [], {}, [], []
+    for sent, took, value, code in writes:
+        times[len(bodies)] = (sent, took)
+        ws.append({"step": len(bodies), "key": "k", "value": value})
+        bodies.append({"responses": [{"resource_name": "t", "error_code": code}]})
+    for sent, took, value in reads:
+        times[len(bodies)] = (sent, took)
+        rs.append(len(bodies))
+        bodies.append({"results": [{"resource_name": "t", "configs": [{"name": "k", "value": value}]}]})
+    e = {"step": len(bodies) - 1, "kind": "history", "resource": "t", "reads": rs, "writes": ws,
+         "initial": {"k": "0"}, "lag_s": 1.0, "as": {"k": "int"}}
+    return runtime.judge(e, _answers(*bodies, times=times))
+
+
+def test_the_history_judge_finds_a_lost_update_and_a_value_going_back():
+    writes = [(0.0, 0.1, "1", 0), (1.0, 0.1, "2", 0)]
+    assert _history([(0.5, 0.1, "1"), (2.0, 0.1, "2"), (3.0, 0.1, "02")], writes) is None   # "02" means 2
+    assert "a lost update" in _history([(5.0, 0.1, "1")], writes)                           # 2 acked at 1.1
+    assert "undone" in _history([(1.5, 0.1, "2"), (1.7, 0.1, "1")], writes)               # back from 2 to 1
+    assert "neither its initial value" in _history([(0.5, 0.1, "7")], writes)
+
+
+def test_what_the_suite_observed_is_judged_in_process_and_left_to_the_suite_by_a_reproducer():
+    e = {"step": 0, "kind": "observed", "what": "the policy was shown", "seen": {"a": 1}, "in": [{"a": 2}]}
+    assert runtime.judge(e, {}) is not None and runtime.judge({**e, "in": [{"a": 1}]}, {}) is None
+    assert not runtime.judged(e)
+
+
+def test_an_observed_list_holds_what_has_names_in_any_order():
+    e = {"step": 0, "kind": "observed", "what": "the policy was shown", "seen": [{"a": 1, "b": [2]}, "x"],
+         "has": [{"b": [2], "a": 1}]}
+    assert runtime.judge(e, {}) is None
+    assert runtime.judge({**e, "has": ["y"]}, {}) is not None
+    assert runtime.judge({**e, "seen": []}, {}) is not None
+    assert "holding" in runtime.describe(e)
+
+
+def test_an_answer_with_another_correlation_id_is_no_answer():
+    a = runtime.read_answer({"fields": []}, 3, 0, 5, "ok", (7).to_bytes(4, "big"), 0.1)
+    assert a.status == "mismatched" and a.detail == "correlation id 7, sent 5"
+    assert runtime.judge({"step": 0, "kind": "answer", "within_s": 15}, {0: a}).startswith("mismatched")
+
+
+def test_items_finds_a_missing_a_repeated_and_an_extra_result_as_protocol_item_keys_does():
+    from protocol import ApiKey, item_keys
+
+    version = 2
+    paths = item_keys.answer_levels(ApiKey.DeleteRecords, version)
+    want = item_keys.requested(ApiKey.DeleteRecords, version,
+                               {"topics": [{"name": "a", "partitions": [{"partition_index": 0, "offset": 1},
+                                                                        {"partition_index": 1, "offset": 1}]}],
+                                "timeout_ms": 1})
+    e = {"step": 0, "kind": "items", "paths": paths, "want": [list(k) for k in want]}
+
+    def answer(parts, error_code=None):
+        body = {"throttle_time_ms": 0, "topics": [{"name": "a", "partitions": [
+            {"partition_index": p, "low_watermark": 0, "error_code": 0} for p in parts]}]}
+        if error_code is not None:
+            body["error_code"] = error_code
+        assert (item_keys.answered(ApiKey.DeleteRecords, version, body) is not None)
+        return {0: runtime.Answer("ok", body)}
+
+    assert runtime.judge(e, answer([0, 1])) is None
+    assert "no result for requested" in runtime.judge(e, answer([0]))
+    assert "repeats" in runtime.judge(e, answer([0, 1, 1]))
+    assert "not requested" in runtime.judge(e, answer([0, 1, 2]))
+    assert runtime.judge(e, answer([], error_code=29)) is None       # the whole request failed
+    assert "one result per requested item" in runtime.describe(e)
+
+
+def test_items_compares_struct_keys_whatever_order_kafka_lists_them_in():
+    from protocol import ApiKey, item_keys
+
+    version = 1
+    entity = [{"entity_type": "user", "entity_name": "u"}, {"entity_type": "client-id", "entity_name": "c"}]
+    request = {"entries": [{"entity": entity, "ops": []}], "validate_only": False}
+    want = item_keys.requested(ApiKey.AlterClientQuotas, version, request)
+    paths = item_keys.answer_levels(ApiKey.AlterClientQuotas, version)
+    e = {"step": 0, "kind": "items", "paths": paths, "want": [list(k) for k in want]}
+    body = {"throttle_time_ms": 0, "entries": [{"error_code": 0, "error_message": None,
+                                                 "entity": list(reversed(entity))}]}
+    assert item_keys.answered(ApiKey.AlterClientQuotas, version, body) == want
+    assert runtime.judge(e, {0: runtime.Answer("ok", body)}) is None
