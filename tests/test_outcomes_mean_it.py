@@ -46,4 +46,4 @@ def test_a_failed_setup_step_is_an_error_row_not_a_fail(tmp_path):
     assert rows, "no R1 row"
     for r in rows:
         assert r["outcome"] == "error" and r["message"].startswith("setup failed"), r
-        assert "no result for topic" in r["message"], r
+        assert "the check needs is created; got no such value" in r["message"], r   # no result for the topic

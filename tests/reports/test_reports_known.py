@@ -16,11 +16,11 @@ from reports.synthetic import T0, row, write_run
 
 DEDICATED = "test_c4_alter_configs_naming_one_resource_twice_answers_invalid_request_for_both"
 C4 = "test_c4_invalid_config_changes_get_kafkas_error_and_change_nothing"
-TIMEOUT = ("same resource twice [SET compression.type='uncompressed']: no valid answer: AlterConfigs v0: timeout "
-           "(no answer within 15.0s) (the first example the broker left unanswered, not shrunk: a silent broker "
-           "costs one request timeout per check)")
-NEW_KIND = ("unknown key [SET conformance.a='1']: AlterConfigs v0 answered 0 NONE (None), released Kafka answers "
-            "40 INVALID_CONFIG")
+TIMEOUT = ("AlterConfigs v0: expected same resource twice: one entry per requested resource (2), each 42 "
+           "INVALID_REQUEST; got timeout (no answer within 15.0s) (the first example the broker left unanswered, "
+           "not shrunk: a silent broker costs one request timeout per check)")
+NEW_KIND = ("AlterConfigs v0: expected unknown key: one entry per requested resource (1), each 40 INVALID_CONFIG; "
+            "got 0 NONE")
 
 
 def _alter_configs(names, outcome="fail", version="4.4.0", prop="C4", message=TIMEOUT, check=DEDICATED):
@@ -147,8 +147,8 @@ def test_a_known_row_never_covers_a_new_one_in_its_cell(tmp_path, capsys):
 
 
 T1_DEDICATED = "test_t1_a_name_colliding_with_an_earlier_name_of_the_same_request_answers_invalid_topic_exception"
-COLLIDES = ("CreateTopics v7: 'kac-1-pair-3_b': NONE, expected INVALID_TOPIC_EXCEPTION "
-            "(collides with 'kac-1-pair-3.b' earlier in the same request ('.' vs '_'))")
+COLLIDES = ("CreateTopics v7: expected 'kac-1-pair-3_b': 17 INVALID_TOPIC_EXCEPTION "
+            "(collides with 'kac-1-pair-3.b' earlier in the same request ('.' vs '_')); got 0 NONE")
 
 
 def _create_topics(names, prop="T1", message=COLLIDES, version="4.1.0", api_version=7, check=T1_DEDICATED):
@@ -168,8 +168,7 @@ def _create_topics(names, prop="T1", message=COLLIDES, version="4.1.0", api_vers
     ({"api_version": 0, "version": "3.9.2", "message": COLLIDES.replace("v7", "v0")}, True),
     ({"names": ["kac-1-pair-3.b", "kac-1-pair-3-b"]}, False),           # no '.'/'_' pair in the request
     ({"names": ["kac-1-pair-3.b", "kac-1-pair-4_b"]}, False),           # different stems
-    ({"message": "CreateTopics v7: 'kac-1-pair-3_b': INVALID_CONFIG, expected INVALID_TOPIC_EXCEPTION "
-                 "(collides with 'kac-1-pair-3.b' earlier in the same request ('.' vs '_'))"}, False),
+    ({"message": COLLIDES.replace("got 0 NONE", "got 40 INVALID_CONFIG")}, False),
     ({"message": "CreateTopics v7: 'kac-1-pair-3_b' (collides with 'kac-1-pair-3.b'): answered 0 NONE; "
                  "Kafka answers 17 INVALID_TOPIC_EXCEPTION"}, False),   # the collision with an existing topic
     # S1 meeting the same shape is not the entry's dedicated check: on the brokers the entry
@@ -189,8 +188,8 @@ def test_the_batch_collision_entry_matches_only_its_finding(changed, is_known):
     assert (k is not None and k.id == "create-topics-colliding-names-in-one-request-both-created") == is_known
 
 
-UNKNOWN_OP = ("unknown operation [OP4 compression.type='uncompressed']: IncrementalAlterConfigs v1 answered "
-              "-1 UNKNOWN_SERVER_ERROR (None), Kafka means 42 INVALID_REQUEST")
+UNKNOWN_OP = ("IncrementalAlterConfigs v1: expected unknown operation: one entry per requested resource (1), each "
+              "42 INVALID_REQUEST; got -1 UNKNOWN_SERVER_ERROR")
 
 
 @pytest.mark.parametrize("op,message,check,is_known", [
@@ -220,8 +219,8 @@ def _neither(spec="kafka:3.9.2,mode=zk", version="3.9.2", check=D6_NEITHER):
     broker answers it."""
     r = row(spec, "D6", 20, 6, "fail", broker_impl="apache-kafka", broker_version=version)
     r["check"] = check
-    r["message"] = ("v6: an entry with neither name nor id answered 29 TOPIC_AUTHORIZATION_FAILED, "
-                    "expected 42 INVALID_REQUEST")
+    r["message"] = ("DeleteTopics v6: expected one entry with neither name nor id: 42 INVALID_REQUEST; "
+                    "got 29 TOPIC_AUTHORIZATION_FAILED")
     r["counterexample"] = {"steps": [{"api_key": 20, "api_version": 6, "request": {"timeout_ms": 30000, "topics": [
         {"name": None, "topic_id": {"$uuid": "00000000-0000-0000-0000-000000000000"}}]}}]}
     return r
