@@ -103,6 +103,8 @@ def _spellings(key: str, value):
     n = normalise(key, value)
     if isinstance(n, tuple) and n[0] == "number" and float(n[1]).is_integer():
         out.add(str(int(n[1])))
+    if isinstance(n, tuple) and n[0] == "number" and isinstance(n[1], float):
+        out.add(str(n[1]))      # a double as Kafka shows it (Double.toString): '0' is described '0.0'
     elif isinstance(n, tuple) and n[0] == "bool":
         out.add("true" if n[1] else "false")
     elif "," in value:
