@@ -167,3 +167,12 @@ def test_items_compares_struct_keys_whatever_order_kafka_lists_them_in():
                                                  "entity": list(reversed(entity))}]}
     assert item_keys.answered(ApiKey.AlterClientQuotas, version, body) == want
     assert runtime.judge(e, {0: runtime.Answer("ok", body)}) is None
+
+
+def test_a_number_in_a_path_takes_the_entry_at_that_place():
+    body = {"results": [{"error_code": 0}, {"error_code": 42, "error_message": "bad"}]}
+    assert runtime.select(body, ["results", 1, "error_code"]) == [42]
+    assert runtime.select(body, ["results", 2, "error_code"]) == []          # no such place: nothing
+    e = {"step": 0, "kind": "field", "path": ["results", 1, "error_code"], "in": [0], "count": 1}
+    assert runtime.judge(e, _answers(body), NAMES) == "42 INVALID_REQUEST ('bad')"
+    assert runtime.judge({**e, "path": ["results", 0, "error_code"]}, _answers(body), NAMES) is None

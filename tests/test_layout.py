@@ -235,7 +235,6 @@ def test_the_checker_sees_a_second_list():
 #: Property modules not yet stating every verdict as data (issue 25 item 1 converts them);
 #: each still decides some verdicts with ``expect(...)`` or ``raise Violation(...)``.
 NOT_YET_JUDGED = {
-    "conformance/test_acls.py",
     "conformance/test_version_gated.py",
 }
 
