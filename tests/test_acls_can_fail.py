@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from faults.mutants import all_mutants
+from faults.mutation import replay
 from faults.mutants.acls import OVER
 from fixtures.results import read_rows
 
@@ -32,7 +33,8 @@ def spec_of(name: str) -> str:
 
 
 @pytest.fixture(scope="module")
-def rows(tmp_path_factory):
+def run(tmp_path_factory):
+    """(the matrix run's results.jsonl, its rows by broker and cell)."""
     tmp = tmp_path_factory.mktemp("acls-can-fail")
     specs = [BASELINE, *(spec_of(n) for n in MUTANTS)]
     env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
@@ -45,7 +47,12 @@ def rows(tmp_path_factory):
     by_broker: dict[str, dict] = {}      # broker -> cell -> its rows (L4: one per kind)
     for r in read_rows(run / "results.jsonl"):
         by_broker.setdefault(r["broker"], {}).setdefault((r["property"], r["api_key"], r["api_version"]), []).append(r)
-    return by_broker
+    return run / "results.jsonl", by_broker
+
+
+@pytest.fixture(scope="module")
+def rows(run):
+    return run[1]
 
 
 def test_there_is_a_mutant_for_every_acl_property_and_each_runs_over_the_acl_preset():
@@ -74,3 +81,16 @@ def test_the_mutant_fails_every_version_of_its_properties(rows, name):
             assert failing, f"{name} ({cls.describe()}) survived {cell}: " + "; ".join(
                 f"{r['outcome']} {r['message']}" for r in mutated[cell])
             assert all(r["counterexample"] is not None for r in failing), failing
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_the_mutants_first_finding_gives_its_verdict_through_its_repro(run, name):
+    """The mutant's quickest failing row, exported as a standalone repro.py, gives the same
+    verdict against a fresh broker under the mutant (issue 25, item 1: the row and the
+    reproducer share one judge)."""
+    results, by_broker = run
+    failing = sorted((r for rs in by_broker[spec_of(name)].values() for r in rs if r["outcome"] == "fail"),
+                     key=lambda r: (r["examples"] or 0, r["row_id"]))
+    assert failing, f"{name}: no failing row to replay"
+    agrees, said = replay(spec_of(name), failing[0], results)
+    assert agrees, f"{name}: {failing[0]['property']} row {failing[0]['row_id']} did not replay: {said}"

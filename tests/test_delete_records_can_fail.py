@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from faults.mutants import all_mutants
+from faults.mutation import replay
 from fixtures.results import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -31,7 +32,8 @@ def test_every_delete_records_mutant_fails_r1_where_the_baseline_passes(tmp_path
          "--profile", "ci", "--seed", "1", "--results-dir", str(tmp_path / "results")],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    rows = read_rows(Path((tmp_path / "last-run").read_text().strip()) / "results.jsonl")
+    results = Path((tmp_path / "last-run").read_text().strip()) / "results.jsonl"
+    rows = read_rows(results)
     cells = {(r["broker"], r["api_version"]): r for r in rows}
     passing = [v for (b, v), r in cells.items() if b == BASELINE and r["outcome"] == "pass"]
     assert sorted(passing) == [0, 1, 2], [r for r in rows if r["broker"] == BASELINE]
@@ -39,3 +41,9 @@ def test_every_delete_records_mutant_fails_r1_where_the_baseline_passes(tmp_path
                  for m in MUTANTS for v in passing
                  if cells.get((f"proxy:{m}@noida", v), {}).get("outcome") != "fail"]
     assert not survivors, survivors
+    # each mutant's R1 row at the lowest version, exported as repro.py, gives the row's verdict
+    # against a fresh noida under the mutant (issue 25, item 1: one judge, row and reproducer)
+    disagree = [(m, said) for m in MUTANTS
+                for agrees, said in [replay(f"proxy:{m}@noida", cells[(f"proxy:{m}@noida", passing[0])], results)]
+                if not agrees]
+    assert not disagree, disagree

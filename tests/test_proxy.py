@@ -245,7 +245,7 @@ def scores(request):
     """Score the selected mutants once, a few pytest runs at a time."""
     wanted = [i.callspec.params["name"] for i in request.session.items
               if i.originalname == "test_every_mutant_is_killed_by_its_property"]
-    args = Namespace(profile="ci", seed=mutation.DEFAULT_SEED, keep=None, timeout=900.0, broker=None)
+    args = Namespace(profile="ci", seed=mutation.DEFAULT_SEED, keep=None, timeout=900.0, broker=None, replay=True)
     return {s.mutant: s for s in mutation.score_all(wanted, args, JOBS)}
 
 
@@ -257,7 +257,41 @@ def test_every_mutant_is_scored_here_or_by_its_familys_test():
     assert len(family) >= 20, sorted(family)       # the family tests were found, not an empty set
 
 
+#: Mutants whose killing row's exported repro.py does not yet give the row's verdict (measured
+#: 2026-11-25, 15 of 65): each is a gap of the reproducer, not of the property, and stays
+#: listed only while it is one (a listed mutant that replays fails the test below).
+REPLAY_GAPS = {
+    **dict.fromkeys(("authorization-leaks-existence", "metadata-lists-undescribable",
+                     "validate-only-skips-authorization"),
+                    "A2 over the acl preset: the reproducer's set-up step is refused (connection closed): "
+                    "it does not sign in as the check's principals"),
+    **dict.fromkeys(("delete-policy-on-released-versions", "deletion-disabled-before-v3",
+                     "quota-code-leaks-to-old-versions", "quota-never-enforced", "throttling-before-kip599"),
+                    "P5 judged on another check's answer (traffic.judge_seen): the one step replayed alone "
+                    "does not carry the state (quota used, deletion disabled) nor all the screen's expectations"),
+    **dict.fromkeys(("result-missing", "results-emptied", "results-renamed"),
+                    "P2's set-up CreateTopics is itself answered by the mutant: the reproducer stops at set-up "
+                    "(undecided) where the suite judged the check's step"),
+    **dict.fromkeys(("stale-correlation-id", "stale-correlation-id-describe-cluster", "conn-delay",
+                     "crash-on-delete-topics"),
+                    "P1 framing faults (correlation id, a late or closed answer): the reproducer does not "
+                    "judge the frame as the suite's client does"),
+}
+
+
+def test_every_replay_gap_is_a_scored_mutant():
+    assert set(REPLAY_GAPS) <= set(MUTANTS), set(REPLAY_GAPS) - set(MUTANTS)
+
+
 @pytest.mark.parametrize("name", MUTANTS)
 def test_every_mutant_is_killed_by_its_property(scores, name):
+    """Killed by a real property failure, and that failing row, exported as a standalone
+    repro.py, gives the same verdict against a fresh broker under the mutant (the judge the
+    row and the reproducer share: issue 25, item 1)."""
     s = scores[name]
     assert s.killed, f"{name} ({all_mutants()[name].describe()}) survived over {s.broker}: {s.detail}"
+    if name in REPLAY_GAPS:
+        assert not s.replay_agrees, f"{name} now replays: take it out of REPLAY_GAPS"
+        pytest.xfail(f"replay gap: {REPLAY_GAPS[name]}")
+    assert s.replay_agrees, f"{name}: the killing row ({s.property} {s.cell}) exported as repro.py gave " \
+                            f"another verdict against a fresh {s.broker} under the mutant: {s.replay}"
