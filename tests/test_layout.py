@@ -236,7 +236,6 @@ def test_the_checker_sees_a_second_list():
 #: each still decides some verdicts with ``expect(...)`` or ``raise Violation(...)``.
 NOT_YET_JUDGED = {
     "conformance/test_acls.py", "conformance/test_configs.py", "conformance/test_delete_topics.py",
-    "conformance/test_version_gated.py",
 }
 
 
