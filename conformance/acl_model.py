@@ -1,14 +1,13 @@
 """The model the ACL properties (catalogue L) check a broker against: the set of bindings
 it holds, changed by CreateAcls and DeleteAcls as Kafka's controller changes it and read
 through DescribeAcls as Kafka's authorizer lists it (``reference/acl_rules.py`` has the
-rules and their sources), and the readers that turn answers into bindings.
+rules and their sources).
 
 Strategies draw bindings and filters on placeholder names (:data:`BASE`, :data:`PRINCIPAL`);
 :func:`named` puts one example's fresh names in their place.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 from protocol import Errors
@@ -27,25 +26,6 @@ def named(acl: Acl, base: str, principal: str) -> Acl:
 def everything_of(principal: str) -> Acl:
     """The filter of every binding of ``principal``."""
     return Acl(AclResourceType.ANY, None, AclPatternType.ANY, principal, None, AclOperation.ANY, AclPermission.ANY)
-
-
-def described(response: dict) -> list[Acl]:
-    """Every binding a DescribeAcls answer lists (v0 has no pattern type: LITERAL), in order."""
-    return [Acl(r["resource_type"], r["resource_name"], r.get("pattern_type", AclPatternType.LITERAL),
-                a["principal"], a["host"], a["operation"], a["permission_type"])
-            for r in response.get("resources") or [] for a in r.get("acls") or []]
-
-
-def deleted(result: dict) -> list[Acl]:
-    """The bindings one DeleteAcls filter result returns as deleted."""
-    return [Acl(m["resource_type"], m["resource_name"], m.get("pattern_type", AclPatternType.LITERAL),
-                m["principal"], m["host"], m["operation"], m["permission_type"])
-            for m in result.get("matching_acls") or []]
-
-
-def twice(listed: list[Acl]) -> list[Acl]:
-    """The bindings listed more than once."""
-    return [b for b, n in Counter(listed).items() if n > 1]
 
 
 def show(acls) -> str:
@@ -91,4 +71,4 @@ class AclModel:
         return gone
 
 
-__all__ = ["AclModel", "deleted", "described", "everything_of", "named", "show", "twice"]
+__all__ = ["AclModel", "everything_of", "named", "show"]

@@ -123,6 +123,14 @@ def normalise(key: str, value):
     return value
 
 
+def config_type(key: str) -> str | None:
+    """How the judge compares ``key``'s described values (its ``as``: int, double, boolean or
+    list), the meaning :func:`normalise` gives them; None compares the text."""
+    kind = _kind(key) if key in CONFIGS else "raw"
+    return {"int": "int", "long": "int", "double": "double", "boolean": "boolean", "list": "list",
+            "throttled": "list"}.get(kind)
+
+
 @dataclass(frozen=True)
 class Described:
     """One config entry as DescribeConfigs showed it."""

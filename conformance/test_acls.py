@@ -25,15 +25,16 @@ from hypothesis import strategies as st
 
 from fixtures import acl as preset
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, expect
-from fixtures.waiting import VISIBLE_S, eventually
+from fixtures.harness import Unsupported
+from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
 from protocol import requests as build
+from protocol.errors import error_name
 from protocol.requests import AclOperation, AclPatternType, AclPermission, AclResourceType
 from reference.acl_rules import Acl, unrepresentable
 from strategies import acls as gen
 
-from .acl_model import AclModel, deleted, described, everything_of, named, show, twice
+from .acl_model import AclModel, everything_of, named, show
 from .parametrize import every_api, every_version
 
 KAFKA = "apache/kafka "
@@ -85,35 +86,34 @@ class Acls:
                               "authorizer, kafka:VERSION,preset=acl")
         return codes
 
-    def describe(self, f: Acl, version: int | None = None) -> list[Acl]:
-        v = self.dv if version is None else version
-        resp = self.client.answered(ApiKey.DescribeAcls, v, build.describe_acl_filter(v, f))
-        expect(resp.get("error_code") == Errors.NONE,
-               f"DescribeAcls v{v} of {show([f])} answered error {resp.get('error_code')} ({resp.get('error_message')})")
-        return described(resp)
-
-    def expect_described(self, want: set[Acl], version: int, says: str, retry: bool = False) -> None:
-        """The data form of "the last DescribeAcls lists exactly ``want``, each once"."""
+    def describe(self, f: Acl, want: set[Acl], version: int, says: str) -> None:
+        """DescribeAcls at ``version`` of the filter ``f`` answers NONE and lists exactly
+        ``want``, each once (``says``: which bindings those are)."""
+        self.client.answered(ApiKey.DescribeAcls, version, build.describe_acl_filter(version, f))
         c = self.check
-        c.expect_field(["error_code"], [Errors.NONE])
-        c.expect_field(["resources", "acls", "operation"], count=len(want), says=says,
-                       retry_s=VISIBLE_S if retry else None)
+        c.expect_field(["error_code"], [Errors.NONE], says=f"DescribeAcls of {show([f])}: NONE")
+        c.expect_field(["resources", "acls", "operation"], count=len(want), says=f"{says}: {show(want)}")
         for b in want:
-            c.expect_field(binding_path(b, version), count=1, says=f"{says}: {show([b])} listed once",
-                           retry_s=VISIBLE_S if retry else None)
+            c.expect_field(binding_path(b, version), count=1, says=f"{says}: {show([b])} listed once")
 
     def held_as(self, model: AclModel, principal: str, what: str) -> None:
         """DescribeAcls of every binding of ``principal`` lists the model's, each once, within
         VISIBLE_S (the broker's authorizer applies the controller's records asynchronously)."""
         whole = everything_of(principal)
-        # a binding listed twice is no lag: the wait ends there
-        _, got = eventually(lambda: self.describe(whole), lambda g: sorted(g) == sorted(model.held) or twice(g),
-                            within=VISIBLE_S)
-        self.expect_described(model.held, self.dv, f"{what}: every binding of the principal", retry=True)
-        expect(sorted(got) == sorted(model.held),
-               f"{what}: DescribeAcls v{self.dv} of every binding of {principal} lists {show(got)}"
-               + (f" (twice: {show(twice(got))})" if twice(got) else "")
-               + f"; the model holds {show(model.held)}")
+        self.check.poll(lambda: self.describe(whole, model.held, self.dv,
+                                              f"{what}: every binding of {principal}, as the model holds"),
+                        within=VISIBLE_S)
+
+    def expect_created(self, batch: list[Acl], want: list[int], says: str) -> None:
+        """The last CreateAcls answered each creation of ``batch`` the model's code ``want``
+        (results by place: ``CreateAclsResponse`` lists one per creation, in order)."""
+        c = self.check
+        c.expect_field(["results", "error_code"], count=len(batch),
+                       says=f"{says}: one result per creation of {show(batch)}")
+        for i, (b, code) in enumerate(zip(batch, want)):
+            c.expect_field(["results", i, "error_code"], [code], count=1,
+                           says=f"{says}: creation {i + 1} of {len(batch)} ({show([b])}) answers "
+                                f"{code} {error_name(code)}")
 
 
 def binding_path(b: Acl, version: int) -> list:
@@ -140,10 +140,9 @@ def _example(acls: Acls, value: dict) -> tuple[AclModel, list[Acl], str, list[Ac
     base, principal = acls.names()
     bindings = [named(b, base, principal) for b in value["bindings"]]
     model = AclModel()
-    codes = acls.create(bindings)
+    acls.create(bindings)
     want = model.create(bindings)
-    acls.check.expect_field(["results", "error_code"], [Errors.NONE], count=len(bindings))
-    expect(codes == want, f"CreateAcls v{acls.cv} of {show(bindings)} answered {codes}, Kafka answers {want}")
+    acls.expect_created(bindings, want, "Kafka creates each valid binding")
     acls.held_as(model, principal, "after CreateAcls")
     return model, bindings, principal, [named(f, base, principal) for f in value.get("filters", [])]
 
@@ -186,13 +185,7 @@ def test_l1_describe_acls_lists_exactly_the_bindings_its_filter_matches(check, a
     def judged(value):
         model, _, _, filters = _example(acls, value)
         for f in filters:
-            got = acls.describe(f, version)
-            want = model.describe(f)
-            acls.expect_described(want, version, f"the bindings {show([f])} matches")
-            expect(sorted(got) == sorted(want),
-                   f"DescribeAcls v{version} of {show([f])} lists {show(got)}"
-                   + (f" (twice: {show(twice(got))})" if twice(got) else "")
-                   + f"; of the bindings created, the filter matches {show(want)}")
+            acls.describe(f, model.describe(f), version, f"of the bindings created, the ones {show([f])} matches")
 
     check.given(_with_filters(acls.cv, version), judged, first=_first(acls.cv, version))
 
@@ -211,20 +204,15 @@ def test_l2_delete_acls_removes_and_returns_exactly_the_bindings_its_filter_matc
     def judged(value):
         model, _, principal, filters = _example(acls, value)
         for f in filters:
-            resp = acls.client.answered(ApiKey.DeleteAcls, version, build.delete_acl_filters(version, [f]))
-            results = resp.get("filter_results") or []
+            acls.client.answered(ApiKey.DeleteAcls, version, build.delete_acl_filters(version, [f]))
             want = model.delete(f)
             check.expect_field(["filter_results", "error_code"], [Errors.NONE], count=1)
-            check.expect_field(["filter_results", "matching_acls", "error_code"], [Errors.NONE], count=len(want))
+            check.expect_field(["filter_results", "matching_acls", "error_code"], [Errors.NONE], count=len(want),
+                               says=f"DeleteAcls of {show([f])} returns as deleted, each NONE, what of the "
+                                    f"bindings held the filter matches: {show(want)}")
             for b in want:
-                check.expect_field(matching_path(b, version), [Errors.NONE], count=1)
-            expect([r["error_code"] for r in results] == [Errors.NONE],
-                   f"DeleteAcls v{version} of {show([f])} answered filter results {[r['error_code'] for r in results]}")
-            got = deleted(results[0])
-            expect(sorted(got) == sorted(want) and all(m["error_code"] == Errors.NONE
-                                                       for m in results[0].get("matching_acls") or []),
-                   f"DeleteAcls v{version} of {show([f])} returns {show(got)} as deleted; of the bindings held, "
-                   f"the filter matches {show(want)}")
+                check.expect_field(matching_path(b, version), [Errors.NONE], count=1,
+                                   says=f"DeleteAcls of {show([f])} returns {show([b])} as deleted once")
             acls.held_as(model, principal, f"after DeleteAcls of {show([f])}")
 
     check.given(_with_filters(acls.cv, version), judged, first=_first(acls.cv, version))
@@ -244,10 +232,9 @@ def test_l3_creating_a_binding_twice_leaves_one(check, api_key, version):
         bindings = [named(b, base, principal) for b in value]
         model = AclModel()
         for batch in (bindings, bindings + bindings[:1]):
-            codes = acls.create(batch, version)
+            acls.create(batch, version)
             want = model.create(batch)
-            check.expect_field(["results", "error_code"], [Errors.NONE], count=len(batch))
-            expect(codes == want, f"CreateAcls v{version} of {show(batch)} answered {codes}, Kafka answers {want}")
+            acls.expect_created(batch, want, "Kafka creates a binding held already without an error")
         acls.held_as(model, principal, "after creating each binding twice")
 
     check.given(gen.bindings(version, max_size=3), judged)
@@ -325,12 +312,11 @@ def _invalid(check, api_key, version, kind, kafka: str, fields) -> None:
     def judged(value):
         bindings, batch, principal = _invalid_batch(acls, kind, value)
         model = AclModel()
-        codes = acls.create(batch, version)
+        acls.create(batch, version)
         want = model.create(batch)
         for path, allowed, count in fields(bindings, batch):
             check.expect_field(path, allowed, count=count)
-        expect(codes == want, f"CreateAcls v{version} of {show(batch)} answered {codes}; Kafka "
-                              + kafka.format(kind=kind) + f": {want}")
+        acls.expect_created(batch, want, "Kafka " + kafka.format(kind=kind))
         acls.held_as(model, principal, f"after CreateAcls with a {kind}")
 
     check.given(_invalid_examples(version), judged)
@@ -355,21 +341,21 @@ def test_l5_creates_and_deletes_keep_describe_acls_equal_to_the_model(check, api
         for n, (op, arg) in enumerate(steps, 1):
             if op == "create":
                 batch = [named(b, base, principal) for b in arg]
-                codes = acls.create(batch)
+                acls.create(batch)
                 want = model.create(batch)
                 check.expect_field(["results", {"error_code": Errors.NONE}, "error_code"],
                                    count=want.count(Errors.NONE))
-                expect(codes == want, f"step {n}: CreateAcls of {show(batch)} answered {codes}, the model {want}")
+                acls.expect_created(batch, want, f"step {n}: as the model")
             else:
                 f = named(arg, base, principal)
-                resp = acls.client.answered(ApiKey.DeleteAcls, acls.xv, build.delete_acl_filters(acls.xv, [f]))
-                got = [b for r in resp.get("filter_results") or [] for b in deleted(r)]
+                acls.client.answered(ApiKey.DeleteAcls, acls.xv, build.delete_acl_filters(acls.xv, [f]))
                 want = model.delete(f)
-                check.expect_field(["filter_results", "matching_acls", "error_code"], [Errors.NONE], count=len(want))
+                check.expect_field(["filter_results", "matching_acls", "error_code"], [Errors.NONE], count=len(want),
+                                   says=f"step {n}: DeleteAcls of {show([f])} returns as deleted what the model "
+                                        f"does: {show(want)}")
                 for b in want:
-                    check.expect_field(matching_path(b, acls.xv), [Errors.NONE], count=1)
-                expect(sorted(got) == sorted(want),
-                       f"step {n}: DeleteAcls of {show([f])} returns {show(got)}, the model {show(want)}")
+                    check.expect_field(matching_path(b, acls.xv), [Errors.NONE], count=1,
+                                       says=f"step {n}: DeleteAcls of {show([f])} returns {show([b])} as deleted once")
             acls.held_as(model, principal, f"after step {n} ({op})")
 
     check.given(gen.ops(acls.cv, STATEFUL_KINDS), judged, first=_stateful_first(acls.cv))

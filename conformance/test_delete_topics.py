@@ -35,7 +35,7 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Unsupported, expect
+from fixtures.harness import Unsupported
 from fixtures.waiting import SETTLE_S, settled
 from protocol import ZERO_UUID, ApiKey, Errors, OffsetSpec, schema_facts
 from protocol import requests as build
@@ -82,13 +82,22 @@ def _is_zero(topic_id) -> bool:
 def _delete(client, version: int, entries: list[tuple[str | None, uuid.UUID | None]],
             timeout_ms: int) -> tuple[list[dict], float]:
     """Send one DeleteTopics request of ``entries``, (name, topic_id) pairs in order (below
-    v6 only names can be sent); (response entries, seconds it took)."""
+    v6 only names can be sent); (response entries, seconds it took). The answer must come,
+    decodable and with the request's correlation id: the judge's "an answer within the
+    timeout" (``Client.answered``)."""
     body = build.delete_topics_entries(version, entries, timeout_ms=timeout_ms)
-    ex = client.send(ApiKey.DeleteTopics, version, body, answer=True)
-    expect(ex.ok, f"no valid answer: {ex.describe()}")
-    expect(ex.response_correlation_id == ex.correlation_id,
-           f"{ex.describe()}: correlation id {ex.response_correlation_id} != {ex.correlation_id}")
-    return list(ex.response.get("responses") or []), ex.seconds
+    response = client.answered(ApiKey.DeleteTopics, version, body)
+    check = client.check
+    return list(response.get("responses") or []), check.answers[check.last_step].seconds
+
+
+def _expect_one_per_name(check, names, count: int | None = None) -> None:
+    """The last DeleteTopics answer has ``count`` entries (default: one per name) and
+    names no topic it was not asked about."""
+    check.expect_field(["responses", "error_code"], count=len(names) if count is None else count,
+                       says="one entry per requested name" if count is None else
+                            f"{count} entries for the {len(set(names))} requested name(s)")
+    check.expect_field(["responses", "name"], sorted(set(names)), says="entries only for the names requested")
 
 
 def _codes_by_name(entries: list[dict]) -> dict[str, list[int]]:
@@ -99,36 +108,49 @@ def _codes_by_name(entries: list[dict]) -> dict[str, list[int]]:
 
 
 def _exists(admin: Admin, name: str) -> bool:
+    """Is ``name`` listed (what a row's message says it saw, not a verdict)?"""
     return admin.topic(name).error_code == Errors.NONE
+
+
+def _expect_kept(admin: Admin, names, says: str) -> None:
+    """Metadata lists each of ``names`` (one entry, NONE): a topic the request must not
+    have deleted. The judge decides."""
+    if not names:
+        return
+    admin.metadata(sorted(names))
+    for n in sorted(names):
+        admin.check.expect_field(["topics", {"name": n}, "error_code"], [Errors.NONE], count=1,
+                                 says=f"Metadata still lists {n!r} ({says})")
+
+
+def _expect_not_created(admin: Admin, names) -> None:
+    """Metadata does not list any of ``names`` (names no topic had: asking to delete them
+    creates nothing). The judge decides."""
+    admin.metadata(sorted(names))
+    for n in sorted(names):
+        admin.check.expect_field(["topics", {"name": n}, "error_code"], refused=[Errors.NONE],
+                                 says=f"Metadata does not list {n!r}: deleting an unknown topic creates nothing")
 
 
 def _settle(admin: Admin) -> float:
     return admin.check.request_timeout
 
 
-def _still_listed(admin: Admin, names, when=None) -> set[str]:
-    """Poll Metadata until none of ``names`` is listed (as Kafka's own test does); the
-    names still listed when the wait (``--request-timeout``) ran out."""
-    left = set(names)
-    if not left:
-        return left
-
-    def listed() -> set[str]:               # asks only about the names still listed last time
-        nonlocal left
-        now = set()
-        for a in admin.everywhere():        # every broker's metadata (D4 on a cluster)
-            state = a.metadata(sorted(left))
-            now |= {n for n in left if n in state and state[n].error_code == Errors.NONE}
-        left = now
-        return now
-
-    left = settled(listed, lambda now: not now, within=_settle(admin))
-    if len(admin.everywhere()) == 1:        # the last look (one broker): none of them listed
-        for n in sorted(set(names)):
-            admin.check.expect_field(["topics", {"name": n}, "error_code"], refused=[Errors.NONE],
-                                     retry_s=_settle(admin), says=f"Metadata no longer lists {n!r}",
-                                     when=when(n) if when else None)
-    return left
+def _expect_gone(admin: Admin, names, when=None) -> None:
+    """Every broker's Metadata stops listing each of ``names``, polled (as Kafka's own test
+    does) for ``--request-timeout`` seconds: the last look is the verdict, the judge's.
+    ``when(name)``: the condition under which that name must go (D5: where the broker
+    answered NONE in this run or a replay)."""
+    names = sorted(set(names))
+    if not names:
+        return
+    for a in admin.everywhere():            # every broker's metadata (D4 on a cluster)
+        def look(a=a):
+            a.metadata(names)
+            for n in names:
+                admin.check.expect_field(["topics", {"name": n}, "error_code"], refused=[Errors.NONE],
+                                         says=f"Metadata no longer lists {n!r}", when=when(n) if when else None)
+        admin.check.poll(look, _settle(admin))
 
 
 def _create(admin: Admin, check, hint: str, partitions: int = 1) -> str:
@@ -174,13 +196,10 @@ def _needs_deletion(check, client, admin, version: int) -> None:
 
     def refused(_):
         name = _create(admin, check, "refused")
-        got, _ = _delete(client, version, [(name, None)], 30_000)
+        _delete(client, version, [(name, None)], 30_000)
         check.expect_field(["responses", {"name": name}, "error_code"], [code], count=1,
                            says=f"existing topic {name!r}: one entry {_refusal(code)}")
-        c = _codes_by_name(got).get(name, [])
-        expect(c == [code], f"v{version}: deleting an existing topic answered {[_name(x) for x in c]}, "
-                            f"expected one entry {_refusal(code)}")
-        expect(_exists(admin, name), f"v{version}: answered {_name(code)} but {name!r} was deleted")
+        _expect_kept(admin, [name], f"answered {_name(code)}")
 
     check.given(st.just(None), refused, max_examples=1)
     raise Unsupported(f"needs topic deletion; the broker has {DELETION_REFUSED.why()} (DeleteTopics v{version} "
@@ -213,20 +232,12 @@ def test_d1_deleting_an_unknown_topic_answers_unknown_topic_or_partition(check, 
     def unknown_topics(suffixes):
         base = _absent(check)
         names = [f"{base}-{s}" for s in suffixes]
-        entries, _ = _delete(client, version, [(n, None) for n in names], 30_000)
-        codes = _codes_by_name(entries)
-        extra = sorted(set(codes) - set(names), key=str)
+        _delete(client, version, [(n, None) for n in names], 30_000)
         for n in names:
             check.expect_field(["responses", {"name": n}, "error_code"], [want], count=1,
-                               says=f"unknown topic {n!r}: one entry {_name(want)}")
-        expect(not extra, f"v{version}: entries for names not requested: {extra}")
-        for n in names:
-            got = codes.get(n, [])
-            expect(len(got) == 1, f"v{version}: {len(got)} entries for unknown topic {n!r}, expected 1")
-            expect(got[0] == want, f"v{version}: unknown topic {n!r} answered {_name(got[0])}, expected "
-                                   f"{_name(want)} ({why})")
-        listed = [n for n in names if _exists(admin, n)]
-        expect(not listed, f"v{version}: deleting unknown topics created {listed}")
+                               says=f"unknown topic {n!r}: one entry {_name(want)} ({why})")
+        _expect_one_per_name(check, names)
+        _expect_not_created(admin, names)
 
     check.given(_SUFFIXES, unknown_topics)
 
@@ -283,12 +294,9 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
     def duplicates(layout):
         roles, order = layout
         names, entries = _materialise(check, admin, roles, order, "d2")
-        got, _ = _delete(client, version, [(n, None) for n in entries], 30_000)
-        codes = _codes_by_name(got)
-        extra = sorted(set(codes) - set(names), key=str)
-        expect(not extra, f"v{version}: entries for names not requested: {extra}")
+        _delete(client, version, [(n, None) for n in entries], 30_000)
         if refused is not None:
-            _judge_refused(check, admin, version, refused, names, roles, codes)
+            _judge_refused(check, admin, refused, names, roles, entries)
             return
         kept = [n for n, (kind, count) in zip(names, roles) if count > 1 and kind == "existing" and rule.code is not None]
         for n, (kind, count) in zip(names, roles):
@@ -296,33 +304,23 @@ def test_d2_a_name_listed_twice_answers_one_invalid_request_and_is_not_deleted(c
             check.expect_field(["responses", {"name": n}, "error_code"], want[:1], count=len(want),
                                says=f"{kind} topic {n!r} listed {count} time(s): {len(want)} entr"
                                     f"{'y' if len(want) == 1 else 'ies'} {_name(want[0])}")
-        for n, (kind, count) in zip(names, roles):
-            c, want = codes.get(n, []), wanted(kind, count)
-            expect(c == want, f"v{version}: {kind} topic listed {count} time(s) answered "
-                              f"{[_name(x) for x in c]}, expected {[_name(x) for x in want]}")
-        gone = [n for n in kept if not _exists(admin, n)]
-        expect(not gone, f"v{version}: a topic listed more than once was deleted ({gone})")
+        _expect_one_per_name(check, names, count=sum(len(wanted(kind, count)) for kind, count in roles))
+        _expect_kept(admin, kept, "a topic listed more than once is not deleted")
         singles = [n for n, (kind, count) in zip(names, roles) if kind == "existing" and (count == 1 or rule.code is None)]
-        left = _still_listed(admin, singles)
-        expect(not left, f"v{version}: topics answered NONE still listed after {_settle(admin):.0f}s: {sorted(left)}")
-        gone = [n for n in kept if not _exists(admin, n)]
-        expect(not gone, f"v{version}: a topic listed more than once was deleted later ({gone})")
+        _expect_gone(admin, singles)
+        _expect_kept(admin, kept, "a topic listed more than once is not deleted later either")
 
     check.given(_D2_ROLES.flatmap(_layout), duplicates)
 
 
-def _judge_refused(check, admin, version, code, names, roles, codes) -> None:
+def _judge_refused(check, admin, code, names, roles, entries) -> None:
     """D2 on a broker that refuses every deletion: one entry per listing, each the refusal,
     and every existing topic still listed."""
     for n, (kind, count) in zip(names, roles):
         check.expect_field(["responses", {"name": n}, "error_code"], [code], count=count,
                            says=f"{kind} topic {n!r} listed {count} time(s): {count} entries {_refusal(code)}")
-    for n, (kind, count) in zip(names, roles):
-        c = codes.get(n, [])
-        expect(c == [code] * count, f"v{version}: {kind} topic listed {count} time(s) answered "
-                                    f"{[_name(x) for x in c]}, expected {count} entries {_refusal(code)}")
-    gone = [n for n, (kind, _) in zip(names, roles) if kind == "existing" and not _exists(admin, n)]
-    expect(not gone, f"v{version}: answered {_name(code)} but {gone} were deleted")
+    _expect_one_per_name(check, names, count=len(entries))
+    _expect_kept(admin, [n for n, (kind, _) in zip(names, roles) if kind == "existing"], f"answered {_name(code)}")
 
 
 # -- D3 -----------------------------------------------------------------------------------
@@ -331,28 +329,23 @@ _ROLE = st.tuples(st.sampled_from(["existing", "absent"]), st.sampled_from([1, 1
 _D3_ROLES = st.lists(_ROLE, min_size=2, max_size=4)
 
 
-def _outcome(admin, client, version, names, requests):
-    """Send ``requests`` (lists of names), then: per name its codes and whether it is
-    still listed once every topic answered NONE had time to go."""
+def _outcome(admin, client, version, names, requests) -> dict:
+    """Send ``requests`` (lists of names; each answer names only the names it was asked
+    about), wait until every topic answered NONE is gone, then ask Metadata about every
+    name: the step of each name's deletion and (``"listed"``) of that Metadata."""
     codes: dict[str, list[int]] = {n: [] for n in names}
-    extra, at = [], {}
+    at = {}
     for req in requests:
         got, _ = _delete(client, version, [(n, None) for n in req], 30_000)
+        admin.check.expect_field(["responses", "name"], sorted(set(req)), says="entries only for the names requested")
         for n in req:
-            at[n] = len(admin.check.steps) - 1
+            at[n] = admin.check.last_step
         for n, c in _codes_by_name(got).items():
-            if n in codes:
-                codes[n].extend(c)
-            else:
-                extra.append(n)
-    for n in codes:
-        codes[n].sort()
-    deleted_ok = [n for n in names if Errors.NONE in codes[n]]
-    _still_listed(admin, deleted_ok)
-    state = admin.metadata(names)
-    at["listed"] = len(admin.check.steps) - 1
-    listed = {n: (n in state and state[n].error_code == Errors.NONE) for n in names}
-    return codes, listed, extra, at
+            codes.setdefault(n, []).extend(c)
+    _expect_gone(admin, [n for n in names if Errors.NONE in codes[n]])
+    admin.metadata(names)
+    at["listed"] = admin.check.last_step
+    return at
 
 
 @pytest.mark.prop("D3", source=f"{KIP4} point 8 (not transactional, errors reported independently); "
@@ -374,25 +367,13 @@ def test_d3_deleting_a_batch_equals_deleting_each_topic_alone(check, api_key, ve
         batch_names, batch = _materialise(check, admin, roles, order, "d3b")
         alone_names = [_create(admin, check, "d3a") if kind == "existing" else _absent(check)
                        for kind, _ in roles]
-        b_codes, b_listed, b_extra, b_at = _outcome(admin, client, version, batch_names, [batch])
-        a_codes, a_listed, a_extra, a_at = _outcome(admin, client, version, alone_names,
-                                                    [[n] * count for n, (_, count) in zip(alone_names, roles)])
+        b_at = _outcome(admin, client, version, batch_names, [batch])
+        a_at = _outcome(admin, client, version, alone_names, [[n] * count for n, (_, count) in zip(alone_names, roles)])
         for bn, an in zip(batch_names, alone_names):    # D3's verdict as data: batch == alone
             check.expect_same(["responses", {"name": bn}, "error_code"], a_at[an], ["responses", {"name": an}, "error_code"],
                               step=b_at[bn], sort=True, says=f"{bn!r} in the batch gets the codes {an!r} gets alone")
             check.expect_same(["topics", {"name": bn}, "error_code"], a_at["listed"], ["topics", {"name": an}, "error_code"],
                               step=b_at["listed"], says=f"afterwards {bn!r} is listed as {an!r} is")
-        expect(not b_extra and not a_extra,
-               f"v{version}: entries for names not requested: {b_extra or a_extra}")
-        for i, (kind, count) in enumerate(roles):
-            what = f"{kind} topic listed {count}x"
-            bc, ac = b_codes[batch_names[i]], a_codes[alone_names[i]]
-            expect(bc == ac, f"v{version}: {what}: in the batch {[_name(c) for c in bc]}, "
-                             f"alone {[_name(c) for c in ac]}")
-            bl, al = b_listed[batch_names[i]], a_listed[alone_names[i]]
-            expect(bl == al, f"v{version}: {what}: after the batch it is "
-                             f"{'still' if bl else 'no longer'} listed, after deleting it alone "
-                             f"{'still' if al else 'no longer'}")
 
     check.given(_D3_ROLES.flatmap(_layout), independence)
 
@@ -423,67 +404,56 @@ def test_d4_a_deleted_topic_leaves_metadata_and_its_name_can_be_created_again(ch
 
     def completion(value):
         shapes, timeout_ms = value
-        names, ids = [], {}
+        names, old_ids = [], {}
         for partitions, records in shapes:
             n = _create(admin, check, "d4", partitions)
             if records:
                 admin.produce(n, 0, records)
             names.append(n)
-            ids[n] = admin.topic(n).topic_id
-        got, _ = _delete(client, version, [(n, None) for n in names], timeout_ms)
-        codes = _codes_by_name(got)
+            admin.topic(n)
+            old_ids[n] = check.last_step         # the Metadata step showing the old topic's id
+        _delete(client, version, [(n, None) for n in names], timeout_ms)
         for n in names:
             check.expect_field(["responses", {"name": n}, "error_code"], [Errors.NONE], count=1,
-                               says=f"existing topic {n!r}: one entry 0 NONE")
-        for n in names:
-            c = codes.get(n, [])
-            expect(c == [Errors.NONE], f"v{version}: deleting an existing topic with timeout_ms={timeout_ms} "
-                                f"answered {[_name(x) for x in c]}, expected one entry 0 NONE")
-        left = _still_listed(admin, names)
-        expect(not left, f"v{version}: answered NONE (timeout_ms={timeout_ms}) but Metadata still "
-                         f"lists {sorted(left)} after {_settle(admin):.0f}s")
+                               says=f"existing topic {n!r} (timeout_ms={timeout_ms}): one entry 0 NONE")
+        _expect_gone(admin, names)
         for n, (partitions, records) in zip(names, shapes):
             again = partitions % 3 + 1          # a different count: the old topic must not come back
-            _recreate(admin, version, n, again)
-            state = admin.topic(n)
-            check.expect_field(["topics", {"name": n}, "partitions", "partition_index"], list(range(again)),
+            _recreate(admin, n, again)
+            admin.topic(n)
+            at = ["topics", {"name": n}]
+            check.expect_field(at + ["partitions", "partition_index"], list(range(again)),
                                count=again, says=f"re-created {n!r} has {again} partition(s)")
-            expect(state.partitions == again,
-                   f"v{version}: re-created {n} with {again} partitions, Metadata shows {state.partitions}")
-            old, new = ids.get(n), state.topic_id
-            expect(_is_zero(old) or _is_zero(new) or old != new,
-                   f"v{version}: re-created {n} has the deleted topic's id {old}")
-            if records:
-                high = _high_watermark(admin, n)
+            # where the broker reports topic ids (neither is the zero id, which reads as None)
+            check.expect_same(at + ["topic_id"], old_ids[n], differ=True, unless=(old_ids[n], at + ["topic_id"], [None]),
+                              says=f"re-created {n!r} has a new topic id, not the deleted topic's")
+            if records and _high_watermark(admin, n):
                 check.expect_field(["topics", {"name": n}, "partitions", "offset"], [0],
-                                   says=f"re-created {n!r} holds none of the deleted topic's records")
-                expect(high in (None, 0), f"v{version}: re-created {n} has high watermark {high}: "
-                                          f"the deleted topic's {records} records came back")
+                                   says=f"re-created {n!r} holds none of the deleted topic's {records} records "
+                                        "(high watermark 0)")
 
     check.given(_D4, completion)
 
 
-def _recreate(admin: Admin, version: int, name: str, partitions: int) -> None:
+def _recreate(admin: Admin, name: str, partitions: int) -> None:
     # the deletion may still be finishing: "already exists" is asked again for a while
-    code, msg = settled(lambda: admin.create_topics([{"name": name, "num_partitions": partitions}]).get(
-                            name, (None, None)),
-                        lambda answer: answer[0] != Errors.TOPIC_ALREADY_EXISTS, within=SETTLE_S, every=0.1)
+    settled(lambda: admin.create_topics([{"name": name, "num_partitions": partitions}]).get(name, (None, None)),
+            lambda answer: answer[0] != Errors.TOPIC_ALREADY_EXISTS, within=SETTLE_S, every=0.1)
     admin.check.expect_field(["topics", {"name": name}, "error_code"], [Errors.NONE], count=1, retry_s=SETTLE_S,
                              says=f"the name {name!r} of the deleted topic can be created again")
-    expect(code == Errors.NONE, f"v{version}: the name of a deleted topic cannot be created again: "
-                         f"CreateTopics answered {code} ({msg})")
     admin.wait_everywhere(lambda a: _exists(a, name), f"re-created topic {name} to appear in Metadata")
 
 
-def _high_watermark(admin: Admin, name: str) -> int | None:
-    """ListOffsets LATEST of partition 0, waiting out transient errors (None without ListOffsets)."""
+def _high_watermark(admin: Admin, name: str) -> bool:
+    """Ask ListOffsets LATEST of partition 0, re-sent while it answers an error (a new
+    topic's leader may not serve it yet; the judge decides NONE); False without ListOffsets."""
     try:
-        err, high = settled(lambda: admin.offset(name, 0, OffsetSpec.LATEST),
-                            lambda answer: answer[0] == Errors.NONE, within=SETTLE_S)
+        admin.offset(name, 0, OffsetSpec.LATEST)
     except Unsupported:
-        return None
-    expect(err == Errors.NONE, f"ListOffsets {name}-0 answered error {err}")
-    return high
+        return False
+    admin.check.expect_field(["topics", "partitions", "error_code"], [Errors.NONE], retry_s=SETTLE_S,
+                             says=f"ListOffsets LATEST of {name}-0: NONE")
+    return True
 
 
 # -- D5 -----------------------------------------------------------------------------------
@@ -531,8 +501,8 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
         n_existing, n_unknown, timeout_ms = value
         existing = [_create(admin, check, "d5") for _ in range(n_existing)]
         unknown = [_absent(check) for _ in range(n_unknown)]
-        got, seconds = _delete(client, version, [(n, None) for n in existing + unknown], timeout_ms)
-        at = len(check.steps) - 1
+        got, _ = _delete(client, version, [(n, None) for n in existing + unknown], timeout_ms)
+        at = check.last_step
         check.expect_within(AT_ONCE_S, verdict=True, says=f"timeout_ms={timeout_ms}: an answer at once "
                                                           f"(within {AT_ONCE_S:g}s)")
         for n in existing + unknown:
@@ -541,29 +511,15 @@ def test_d5_a_timeout_of_zero_or_less_answers_at_once_with_none_or_request_timed
             check.expect_field(["responses", {"name": n}, "error_code"], ok, count=1,
                                says=f"{'existing' if n in existing else 'unknown'} topic {n!r}: one entry, "
                                     f"{' or '.join(_name(c) for c in ok)}")
-        check.expect_field(["responses", "error_code"], count=len(existing) + len(unknown),
-                           says="one entry per requested name")
-        expect(seconds <= AT_ONCE_S, f"v{version}: timeout_ms={timeout_ms} took {seconds:.1f}s to answer, "
-                                     f"expected at once (<= {AT_ONCE_S:.0f}s)")
+        _expect_one_per_name(check, existing + unknown)
         codes = _codes_by_name(got)
-        extra = sorted(set(codes) - set(existing) - set(unknown), key=str)
-        expect(not extra, f"v{version}: entries for names not requested: {extra}")
-        for n in existing + unknown:
-            c = codes.get(n, [])
-            allowed = ((refused,) if refused is not None else (Errors.NONE, Errors.REQUEST_TIMED_OUT) if n in existing
-                       else (Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.REQUEST_TIMED_OUT))
-            expect(len(c) == 1 and c[0] in allowed,
-                   f"v{version}: timeout_ms={timeout_ms}: {'existing' if n in existing else 'unknown'} topic "
-                   f"answered {[_name(x) for x in c]}, expected one of {[_name(a) for a in allowed]}")
         answered_none = [n for n in existing if codes[n] == [Errors.NONE]]
         # a replay judges "gone" only where the broker answered NONE again
-        left = _still_listed(admin, answered_none, when=lambda n: (at, ["responses", {"name": n}, "error_code"],
-                                                                  [Errors.NONE]))
-        expect(not left, f"v{version}: timeout_ms={timeout_ms}: answered NONE but still listed after "
-                         f"{_settle(admin):.0f}s: {sorted(left)}")
-        for n in existing:
+        _expect_gone(admin, answered_none, when=lambda n: (at, ["responses", {"name": n}, "error_code"], [Errors.NONE]))
+        if refused is not None:
+            _expect_kept(admin, existing, f"answered {_name(refused)}")
+        for n in existing:              # what the broker did, for the row's message (the judge decided above)
             if refused is not None:
-                expect(_exists(admin, n), f"v{version}: answered {_name(refused)} but {n!r} was deleted")
                 seen.add(f"every entry answered {_refusal(refused)} and the topics were kept")
             elif codes[n] == [Errors.NONE]:
                 seen.add("existing topics answered NONE and were deleted (KIP-4's asynchronous mode, done at once)")
@@ -695,9 +651,9 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
             if name is not None and tid is not None and real.get(name) == tid:
                 check.expect_id_of(name, tid, step=len(check.steps))
         sent = [entries[i] for i in order]
-        got, _ = _delete(client, version, sent, 30_000)
+        _delete(client, version, sent, 30_000)
         if refused is not None:
-            _judge_ids_refused(admin, version, refused, sent, [n for _, n, _ in items if n], got)
+            _judge_ids_refused(admin, refused, sent, [n for _, n, _ in items if n])
             return
         want = d6_expected([kind for kind, _, _ in items])
         for kind, name, tid in items:
@@ -708,14 +664,25 @@ def test_d6_topics_can_be_deleted_by_id_and_unknown_ids_answer_unknown_topic_id(
                     says = f"{kind} {name!r}: {count} entr{'y' if count == 1 else 'ies'} {_name(code)}"
                 check.expect_field(["responses", {field: tid if field == "topic_id" else name}, "error_code"],
                                    [code], count=count, says=says.format(name=name, tid=tid))
+            elif kind == "split":       # its entry may carry the name, the id or both
+                count, code = want[kind]
+                for field, key in (("name", name), ("topic_id", tid)):
+                    check.expect_field(["responses", {field: key}, "error_code"], [code],
+                                       says=f"{name!r} by name and by its id in two entries: {_name(code)}")
         neither = sum(1 for kind, _, _ in items if kind == "neither")
-        if neither:
-            check.expect_field(["responses", {"name": None, "topic_id": None}, "error_code"], [Errors.INVALID_REQUEST],
-                               count=neither, says="each entry with neither name nor id: 42 INVALID_REQUEST")
+        check.expect_field(["responses", {"name": None, "topic_id": None}, "error_code"], [Errors.INVALID_REQUEST],
+                           count=neither, says=f"{neither} entries with neither name nor id, each 42 INVALID_REQUEST")
         check.expect_field(["responses", "error_code"], count=sum(want[kind][0] for kind, _, _ in items),
                            says="one entry per requested topic (a repeated id or a topic named twice: one, "
                                 "or one per listing on a ZooKeeper-mode broker)")
-        _judge_ids(admin, version, items, got, want)
+        # every entry answers a requested one: its name (or none) and its id (or none) were sent
+        check.expect_field(["responses", "name"], sorted({n for _, n, _ in items if n}) + [None],
+                           says="entries only for the names requested")
+        check.expect_field(["responses", "topic_id"], sorted({str(t) for _, _, t in items if t}) + [None],
+                           says="entries only for the topic ids requested")
+        _expect_gone(admin, [name for kind, name, _ in items if name is not None and want[kind][1] == Errors.NONE])
+        _expect_kept(admin, [name for kind, name, _ in items if name is not None and want[kind][1] != Errors.NONE],
+                     "answered INVALID_REQUEST")
 
     check.given(_d6(check.avoided_shapes), by_id)
 
@@ -741,81 +708,26 @@ def test_d6_an_entry_naming_neither_name_nor_id_answers_invalid_request(check, a
     want = Errors.INVALID_REQUEST if refused is None else refused
 
     def neither(_):
-        got, _ = _delete(client, version, [(None, None)], 30_000)
+        _delete(client, version, [(None, None)], 30_000)
         check.expect_field(["responses", "error_code"], [want], count=1,
                            says=f"one entry with neither name nor id: {_name(want)}")
-        expect(len(got) == 1, f"v{version}: {len(got)} answer entries for one entry with neither name nor id")
-        expect(got[0]["error_code"] == want, f"v{version}: an entry with neither name nor id answered "
-                                             f"{_name(got[0]['error_code'])}, expected {_name(want)}")
 
     check.given(st.just(None), neither, max_examples=1)
 
 
-def _judge_ids(admin, version, items, got, want):
-    def claims(item, e):
-        kind, name, tid = item
-        if kind == "neither":
-            return e.get("name") is None and _is_zero(e.get("topic_id"))
-        if kind in ("by-id", "unknown-id", "dup-id"):
-            return e.get("topic_id") == tid
-        if kind == "split":
-            return e.get("name") == name or e.get("topic_id") == tid
-        return e.get("name") == name            # by-name, both
-
-    claimed: dict[int, list[dict]] = {i: [] for i in range(len(items))}
-    neither = [i for i, it in enumerate(items) if it[0] == "neither"]
-    for e in got:
-        owners = [i for i, it in enumerate(items) if it[0] != "neither" and claims(it, e)]
-        if not owners and claims(("neither", None, None), e) and neither:
-            owners = [neither[0]]
-        expect(len(owners) == 1, f"v{version}: entry {_show(e)} answers no requested entry")
-        claimed[owners[0]].append(e)
-    if neither:
-        pooled = [e for i in neither for e in claimed[i]]
-        expect(len(pooled) == len(neither),
-               f"v{version}: {len(neither)} entries with neither name nor id, {len(pooled)} answers for them")
-        for e in pooled:
-            expect(e["error_code"] == Errors.INVALID_REQUEST,
-                   f"v{version}: an entry with neither name nor id answered {_name(e['error_code'])}, "
-                   "expected 42 INVALID_REQUEST")
-    what = {"by-id": "an existing topic by id", "by-name": "an existing topic by name",
-            "unknown-id": "an unknown topic id", "both": "name and id in one entry",
-            "dup-id": "one topic id listed twice", "split": "a topic by name and by its id in two entries"}
-    for i, (kind, name, tid) in enumerate(items):
-        if kind == "neither":
-            continue
-        es, (count, code) = claimed[i], want[kind]
-        expect(len(es) == count, f"v{version}: {what[kind]}: {len(es)} entries ({', '.join(_show(e) for e in es)}), "
-                                 f"expected {count}")
-        wrong = [e for e in es if e["error_code"] != code]
-        expect(not wrong, f"v{version}: {what[kind]} answered {_name(wrong[0]['error_code']) if wrong else ''}, "
-                          f"expected {_name(code)}")
-    kept = [name for kind, name, _ in items if name is not None and want[kind][1] != Errors.NONE]
-    deleted = [name for kind, name, _ in items if name is not None and want[kind][1] == Errors.NONE]
-    left = _still_listed(admin, deleted)
-    expect(not left, f"v{version}: answered NONE but still listed after {_settle(admin):.0f}s: {sorted(left)}")
-    gone = [n for n in kept if not _exists(admin, n)]
-    expect(not gone, f"v{version}: topics answered INVALID_REQUEST were deleted: {gone}")
-
-
-def _judge_ids_refused(admin, version, code, sent, created, got):
+def _judge_ids_refused(admin, code, sent, created) -> None:
     """D6 on a broker that refuses every deletion: one answer per entry as sent, with its
-    name and id, each the refusal's code, and every topic still listed."""
+    name and id (the zero id reads as None), each the refusal's code, and every topic
+    still listed."""
     check = admin.check
     check.expect_field(["responses", "error_code"], [code], count=len(sent),
                        says=f"every entry as sent (a repeated one too): {_refusal(code)}")
-
-    def as_sent(name, tid):
-        return name, ZERO_UUID if _is_zero(tid) else tid
-    want = sorted((as_sent(n, t) for n, t in sent), key=str)
-    answered = sorted((as_sent(e.get("name"), e.get("topic_id")) for e in got), key=str)
-    expect(answered == want, f"v{version}: answered entries {[_show(e) for e in got]}, expected one per entry "
-                             f"as sent ({len(sent)}): {_refusal(code)}")
-    wrong = [_show(e) for e in got if e["error_code"] != code]
-    expect(not wrong, f"v{version}: {', '.join(wrong)}; expected {_refusal(code)}")
-    gone = [n for n in created if not _exists(admin, n)]
-    expect(not gone, f"v{version}: answered {_name(code)} but {gone} were deleted")
-
-
-def _show(e: dict) -> str:
-    return f"(name={e.get('name')!r}, id={e.get('topic_id')}, {_name(e['error_code'])})"
+    as_sent: dict[tuple, int] = {}
+    for name, tid in sent:
+        key = (name, None if _is_zero(tid) else tid)
+        as_sent[key] = as_sent.get(key, 0) + 1
+    for (name, tid), count in as_sent.items():
+        check.expect_field(["responses", {"name": name, "topic_id": tid}, "error_code"], [code], count=count,
+                           says=f"{count} entr{'y' if count == 1 else 'ies'} (name={name!r}, id={tid}) as sent: "
+                                f"{_refusal(code)}")
+    _expect_kept(admin, created, f"answered {_name(code)}")

@@ -3,8 +3,9 @@
 * the harness judges with ``fixtures.repro.runtime.judge`` itself (the same function
   object), and reads answers with the runtime's decoder (``runtime.read_answer``);
 * the judge's kinds and fields, offline: conditions (``when`` / ``unless``), values by
-  their config type (``as``), every code at any depth (``**``), bounds (``at_least``), the
-  history of concurrent writers (``history``), what the suite observed (``observed``);
+  their config type (``as``), every code at any depth (``**``), bounds (``at_least``),
+  values unlike an earlier step's (``same`` with ``differ``), the history of concurrent
+  writers (``history``), what the suite observed (``observed``);
 * its words name Kafka's error codes and the entry's message.
 
 Whether rows and their reproducers agree against real brokers, property by property, on
@@ -68,6 +69,17 @@ def test_every_code_at_any_depth_and_a_lower_bound():
     floor = {"step": 0, "kind": "field", "path": ["throttle_time_ms"], "at_least": 0}
     assert runtime.judge(floor, _answers(body)) == "[-1]"
     assert runtime.judge(floor, _answers({"throttle_time_ms": 0})) is None
+
+
+def test_differ_holds_where_no_value_is_one_the_earlier_step_showed():
+    """D4: a re-created topic's id is not the deleted topic's (``same`` with ``differ``)."""
+    e = {"step": 1, "kind": "same", "path": ["topics", {"name": "t"}, "topic_id"], "differ": True,
+         "other": {"step": 0, "path": ["topics", {"name": "t"}, "topic_id"]}}
+    old = {"topics": [{"name": "t", "topic_id": "a"}]}
+    assert runtime.judge(e, _answers(old, {"topics": [{"name": "t", "topic_id": "b"}]})) is None
+    assert runtime.judge(e, _answers(old, old)) == '["a"], the value step 1 shows'
+    assert "unlike step 1's" in runtime.describe({**e, "says": None})
+    assert runtime.judge({**e, "differ": None}, _answers(old, old)) is None     # without it: equal
 
 
 def _history(reads, writes):
@@ -155,3 +167,12 @@ def test_items_compares_struct_keys_whatever_order_kafka_lists_them_in():
                                                  "entity": list(reversed(entity))}]}
     assert item_keys.answered(ApiKey.AlterClientQuotas, version, body) == want
     assert runtime.judge(e, {0: runtime.Answer("ok", body)}) is None
+
+
+def test_a_number_in_a_path_takes_the_entry_at_that_place():
+    body = {"results": [{"error_code": 0}, {"error_code": 42, "error_message": "bad"}]}
+    assert runtime.select(body, ["results", 1, "error_code"]) == [42]
+    assert runtime.select(body, ["results", 2, "error_code"]) == []          # no such place: nothing
+    e = {"step": 0, "kind": "field", "path": ["results", 1, "error_code"], "in": [0], "count": 1}
+    assert runtime.judge(e, _answers(body), NAMES) == "42 INVALID_REQUEST ('bad')"
+    assert runtime.judge({**e, "path": ["results", 0, "error_code"]}, _answers(body), NAMES) is None
