@@ -25,6 +25,10 @@ On every other broker these rows are ``unsupported``: they need a broker configu
 DescribeClientQuotas shows the quota and more partitions went through than the bucket
 holds fail the row; a quota that is gone or requests too slow to empty the bucket are a
 set-up ``error`` saying so, never ``unsupported``.
+
+Every verdict is stated as data for the judge (``fixtures/repro/runtime.judge``, docs/results.md
+"The judge"): each topic's code, Metadata listing the topics deletion left, the throttle an
+older version reports, and a drain never throttled (observed over its answers).
 """
 from __future__ import annotations
 
@@ -34,11 +38,11 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Counterexample, SetupFailed, Unsupported, Violation, expect
+from fixtures.harness import Counterexample, SetupFailed, Unsupported, Violation
 from fixtures.targets.kafka import QUOTA_RATE
 from protocol import ApiKey, Errors
 from protocol import requests as build
-from protocol.apis import items
+from protocol.apis import spec
 
 from .parametrize import every_version
 from protocol.codec import APIS
@@ -85,6 +89,7 @@ def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below
     if refusal is None:
         raise Unsupported(f"needs a broker with delete.topic.enable=false (kafka:VERSION,preset=nodelete, or a "
                           f"cluster so configured); this one has {DELETION_REFUSED.why()}")
+    check.needs_config("delete.topic.enable=false (kafka:VERSION,preset=nodelete)")
     admin = Admin(check)
     want = refusal.code_at(version)        # TOPIC_DELETION_DISABLED, INVALID_REQUEST below v3
 
@@ -92,16 +97,28 @@ def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below
         names = [check.topic("p5-nodelete") for _ in range(n)]
         for name in names:
             admin.create_topic(name)
-        resp = admin.client.answered(api_key, version, build.delete_topics(version, names, timeout_ms=30000))
-        got = {r.get("name"): r["error_code"] for r in items(api_key, resp)}
-        wrong = [f"{n}: {got.get(n)} {ec.ERRORS.get(got.get(n), 'no entry')}" for n in names if got.get(n) != want]
-        expect(not wrong, f"DeleteTopics v{version} with deletion disabled: {'; '.join(wrong)}; Kafka answers "
-                          f"{int(want)} {want.name} at this version")
+        admin.client.answered(api_key, version, build.delete_topics(version, names, timeout_ms=30000))
+        _expect_codes(check, api_key, names, [want], f"with deletion disabled: {int(want)} {want.name} (Kafka "
+                                                     "answers it at this version)")
         time.sleep(0.2)
-        gone = [n for n in names for a in admin.everywhere() if a.topic(n).error_code != Errors.NONE]
-        expect(not gone, f"DeleteTopics v{version} answered {want} but {sorted(set(gone))} were deleted")
+        for a in admin.everywhere():
+            a.metadata(names)
+            for name in names:
+                check.expect_field(["topics", {"name": name}, "error_code"], [Errors.NONE], count=1,
+                                   says=f"{name} still listed, 0 NONE: DeleteTopics v{version} answered "
+                                        f"{int(want)} {want.name} and Kafka deletes nothing")
 
     check.given(st.integers(1, 3), refused)
+
+
+def _expect_codes(check, api_key, names, allowed, why: str, refused=None) -> None:
+    """Each of ``names`` has one result in the answer to the last step, its code one of
+    ``allowed`` (with ``refused``: whatever results it has, none of those codes): the judge's
+    verdict, ``why`` in its words."""
+    s = spec(api_key)
+    for name in names:
+        check.expect_field([s.results, {s.item: name}, "error_code"], allowed, refused=refused,
+                           count=None if refused else 1, says=f"{name} {why}")
 
 
 def _quota_shown(admin: Admin) -> list:
@@ -113,10 +130,14 @@ def _quota_shown(admin: Admin) -> list:
             if v.get("key") == "controller_mutation_rate"]
 
 
-def _never_throttled(admin: Admin, version: int, sent: int, seconds: float):
-    """``sent`` strict CreateTopics went through without 89. With the quota shown and MARGIN
-    x more partitions created than the bucket admits in that time, the broker does not
-    enforce the quota it holds: a fail. Otherwise there is no verdict: an ``error`` saying why."""
+def _never_throttled(admin: Admin, version: int, sent: int, seconds: float, last: int, codes: list):
+    """``sent`` strict CreateTopics went through without 89 (``codes``: what they answered).
+    With the quota shown and MARGIN x more partitions created than the bucket admits in that
+    time, one of them must have answered 89: the judge's fail, the broker does not enforce
+    the quota it holds. That is a statement about the drain as a whole, no one answer of it
+    (a replay on one connection, muted for each throttle, may be admitted at any single
+    step), so it is stated as observed, on the drain's last step: the judge decides it here,
+    a reproducer says it cannot. Otherwise there is no verdict: an ``error`` saying why."""
     shown = _quota_shown(admin)
     if not shown:
         raise SetupFailed(f"{sent} CreateTopics v{version} by {QUOTA_CLIENT_ID} were never throttled, and "
@@ -127,11 +148,14 @@ def _never_throttled(admin: Admin, version: int, sent: int, seconds: float):
         raise SetupFailed(f"{sent} one-partition CreateTopics v{version} took {seconds:.1f}s, too close to the "
                           f"{allowed:.0f} partitions a quota of {QUOTA_RATE:g}/s admits in that time: too slow "
                           "to tell whether the quota is enforced")
-    raise Violation(f"{sent} one-partition CreateTopics v{version} by client id {QUOTA_CLIENT_ID} in "
-                    f"{seconds:.1f}s were all admitted, none answered 89 THROTTLING_QUOTA_EXCEEDED, though "
-                    f"DescribeClientQuotas shows its controller_mutation_rate {shown[0].get('value')} "
-                    f"(at most {allowed:.0f} partitions in that time; KIP-599's strict quota from CreateTopics "
-                    f"v{STRICT_SINCE[ApiKey.CreateTopics]})")
+    throttled = f"{int(Errors.THROTTLING_QUOTA_EXCEEDED)} {Errors.THROTTLING_QUOTA_EXCEEDED.name}"
+    admin.check.expect_data({
+        "kind": "observed", "what": f"the codes {sent} one-partition CreateTopics v{version} answered",
+        "seen": sorted({f"{int(c)} {ec.ERRORS.get(c, 'no entry')}" for c in codes}), "has": [throttled],
+        "says": f"{sent} one-partition CreateTopics v{version} by client id {QUOTA_CLIENT_ID} in {seconds:.1f}s, "
+                f"over the quota DescribeClientQuotas shows (controller_mutation_rate {shown[0].get('value')}: at "
+                f"most {allowed:.0f} partitions in that time), answer {throttled} at least once (KIP-599's strict "
+                f"quota from CreateTopics v{STRICT_SINCE[ApiKey.CreateTopics]})"}, step=last)
 
 
 def _quota_request(api_key, version, names, partitions) -> dict:
@@ -165,6 +189,9 @@ def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_t
     v = admin.version(ApiKey.CreateTopics)
     if v < STRICT_SINCE[ApiKey.CreateTopics]:
         raise Unsupported(f"emptying the quota needs CreateTopics v6+ (THROTTLING_QUOTA_EXCEEDED); broker has v{v}")
+    check.needs_config(f"kafka:VERSION,preset=quota: controller_mutation_rate {QUOTA_RATE:g} for client id "
+                       f"{QUOTA_CLIENT_ID} (AlterClientQuotas, KIP-599); the steps marked client_id="
+                       f"{QUOTA_CLIENT_ID!r} are sent under it")
 
     never: dict = {}     # a drain that was never throttled: its verdict, kept for the check
 
@@ -175,20 +202,29 @@ def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_t
         hypothesis's shrinking do not send a drain of their own each."""
         if never:
             raise never["verdict"]
-        t0, sent = time.monotonic(), 0
+        t0, sent, last, codes = time.monotonic(), 0, None, []
         while sent < DRAIN_MAX and time.monotonic() - t0 < DRAIN_S:
             body = _quota_request(ApiKey.CreateTopics, v, [check.topic("p5-drain")], 1)
             resp = drainer.answered(ApiKey.CreateTopics, v, body)
+            last = check.last_step
+            codes += [t["error_code"] for t in resp["topics"]]
             sent += 1
             if any(t["error_code"] == Errors.THROTTLING_QUOTA_EXCEEDED for t in resp["topics"]):
+                # holds here by construction; a reproducer's replay, whose bucket starts full
+                # where this example's was already drained by the ones before, learns that its
+                # drain did not empty the quota: undecided, never "conforms"
+                check.expect_field(["topics", "error_code"], [Errors.THROTTLING_QUOTA_EXCEEDED], setup=True,
+                                   min_count=1, says=f"the drain empties the quota of client id {QUOTA_CLIENT_ID}: "
+                                                     "its last CreateTopics answers 89 THROTTLING_QUOTA_EXCEEDED")
                 return resp.get("throttle_time_ms", 0)
             if sent >= MARGIN * admitted(time.monotonic() - t0):
                 break
         try:
-            _never_throttled(admin, v, sent, time.monotonic() - t0)
+            _never_throttled(admin, v, sent, time.monotonic() - t0, last, codes)
         except Violation as verdict:
             never.update(verdict=verdict, example=Counterexample(None, list(check.steps),
-                                                                expect=list(check.expectations)))
+                                                                expect=list(check.expectations),
+                                                                config=check.config_note))
             raise
 
     def over_quota(n):
@@ -200,21 +236,20 @@ def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_t
         body = _quota_request(api_key, version, names, 2)
         resp = quota.answered(api_key, version, body)
         time.sleep(max(waited, resp.get("throttle_time_ms", 0)) / 1000)   # both connections unmuted again
-        got = {r.get("name"): r["error_code"] for r in items(api_key, resp)}
-        throttle = resp.get("throttle_time_ms", 0)
+        at = check.last_step
+        since = STRICT_SINCE[api_key]
         if strict:
-            wrong = [f"{n}: {got.get(n)}" for n in names if got.get(n) != Errors.THROTTLING_QUOTA_EXCEEDED]
-            expect(not wrong, f"v{version} over the quota: {'; '.join(wrong)}; Kafka answers 89 "
-                              f"THROTTLING_QUOTA_EXCEEDED from v{STRICT_SINCE[api_key]} (strict quota)")
+            _expect_codes(check, api_key, names, [Errors.THROTTLING_QUOTA_EXCEEDED],
+                          f"over the quota: 89 THROTTLING_QUOTA_EXCEEDED (Kafka's strict quota from v{since})")
         else:
-            leaked = [n for n in names if got.get(n) == Errors.THROTTLING_QUOTA_EXCEEDED]
-            expect(not leaked, f"v{version} got THROTTLING_QUOTA_EXCEEDED for {leaked}: the code is "
-                               f"v{STRICT_SINCE[api_key]}+ only; older versions are admitted and throttled")
-            wrong = [f"{n}: {got.get(n)}" for n in names if got.get(n) != Errors.NONE]
-            expect(not wrong, f"v{version} over the quota: {'; '.join(wrong)}; Kafka admits older versions")
+            _expect_codes(check, api_key, names, None, f"over the quota: never 89 THROTTLING_QUOTA_EXCEEDED (the "
+                          f"code is v{since}+ only; older versions are admitted and throttled)",
+                          refused=[Errors.THROTTLING_QUOTA_EXCEEDED])
+            _expect_codes(check, api_key, names, [Errors.NONE], "over the quota: 0 NONE (Kafka admits older versions)")
             if reports_throttle:        # no throttle_time_ms in this version's answer: nothing to see
-                expect(throttle > 0, f"v{version} admitted a request over the quota with throttle_time_ms={throttle}; "
-                                     "Kafka reports the throttle")
+                check.expect_field(["throttle_time_ms"], count=1, at_least=1, step=at,
+                                   says=f"throttle_time_ms > 0 (Kafka admits v{version} over the quota and "
+                                        "reports the throttle)")
 
     try:
         check.given(st.integers(1, 2), over_quota, max_examples=min(3, check.session.max_examples))

@@ -217,6 +217,20 @@ def test_topic_ids_are_learned_from_answers():
     assert ids == {"t": "00000000-0000-0000-0000-00000000000a"}
 
 
+def test_a_step_sent_under_a_client_id_of_its_own_is_replayed_under_it():
+    """P5's quota is the client id's (preset=quota): a reproducer that sent the drain under
+    the suite's client id would never be throttled, whatever the broker does."""
+    from fixtures.repro.export import build
+    steps = [{"api_key": ApiKey.CreateTopics, "api_name": "CreateTopics", "api_version": 7,
+              "request": requests.create_topics(7, [requests.topic(f"kac-0a0a0a-{n}", 1, 1)], timeout_ms=1000),
+              **extra} for n, extra in (("q", {"client_id": "kac-quota"}), ("d", {}))]
+    data = build({"outcome": "fail", "row_id": 1, "property": "P5",
+                  "counterexample": {"steps": steps, "expect": [], "prefix": "kac-0a0a0a-"}})
+    quota, default = (bytes.fromhex(s["frame"]) for s in data["steps"])
+    assert b"kac-quota" in quota and wire.CLIENT_ID.encode() not in quota
+    assert b"kac-quota" not in default and wire.CLIENT_ID.encode() in default
+
+
 # -- Apache Kafka: AlterConfigs naming one topic twice is never answered -----------------------
 
 def _kafka_cached(version: str) -> bool:
