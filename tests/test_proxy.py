@@ -258,15 +258,14 @@ def test_every_mutant_is_scored_here_or_by_its_familys_test():
 
 
 #: Mutants whose killing row's exported repro.py does not yet give the row's verdict (measured
-#: 2026-11-25, 15 of 65): each is a gap of the reproducer, not of the property, and stays
+#: 2026-11-25, 14 of 65): each is a gap of the reproducer, not of the property, and stays
 #: listed only while it is one (a listed mutant that replays fails the test below).
 REPLAY_GAPS = {
     **dict.fromkeys(("authorization-leaks-existence", "metadata-lists-undescribable",
                      "validate-only-skips-authorization"),
                     "A2 over the acl preset: the reproducer's set-up step is refused (connection closed): "
                     "it does not sign in as the check's principals"),
-    **dict.fromkeys(("delete-policy-on-released-versions", "deletion-disabled-before-v3",
-                     "quota-code-leaks-to-old-versions", "quota-never-enforced", "throttling-before-kip599"),
+    **dict.fromkeys(("delete-policy-on-released-versions", "quota-code-leaks-to-old-versions", "quota-never-enforced", "throttling-before-kip599"),
                     "P5 judged on another check's answer (traffic.judge_seen): the one step replayed alone "
                     "does not carry the state (quota used, deletion disabled) nor all the screen's expectations"),
     **dict.fromkeys(("result-missing", "results-emptied", "results-renamed"),
