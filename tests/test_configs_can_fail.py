@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from faults.mutants import all_mutants
-from faults.mutation import replay
 from faults.mutants.configs import SHIMMED
 from fixtures.results import read_rows
+from tests.replaying import assert_quickest_finding_replays
 
 ROOT = Path(__file__).resolve().parents[1]
 PROPS = ("C1", "C2", "C3", "C4")
@@ -104,8 +104,4 @@ def test_the_mutants_first_finding_gives_its_verdict_through_its_repro(run, name
     verdict against a fresh broker under the mutant (issue 25, item 1: the row and the
     reproducer share one judge)."""
     results, by_broker = run
-    failing = sorted((r for rs in by_broker[spec_of(name)].values() for r in rs if r["outcome"] == "fail"),
-                     key=lambda r: (r["examples"] or 0, r["row_id"]))
-    assert failing, f"{name}: no failing row to replay"
-    agrees, said = replay(spec_of(name), failing[0], results)
-    assert agrees, f"{name}: {failing[0]['property']} row {failing[0]['row_id']} did not replay: {said}"
+    assert_quickest_finding_replays(name, spec_of(name), by_broker[spec_of(name)], results)
