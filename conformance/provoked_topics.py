@@ -27,8 +27,10 @@ def existing_topics(check, api_key: int) -> list[str]:
         return []
     # a '.' in the name: its '_' twin collides with it (Kafka refuses to create the twin)
     name = f"{check.prefix}{check.prop}-{api_key}-{check.api_version}-x.c"
+    since = len(check.expectations)
     try:
         Admin(check).create_topic(name, partitions=2)
-    except Violation:
+    except Violation:       # the check goes on without it: so does its reproducer
+        check.without_setup(since)
         return []
     return [name]

@@ -102,4 +102,28 @@ def test_a_p5_finding_in_another_checks_traffic_fails_the_p5_row_of_its_cell():
     with pytest.raises(Violation, match=r"seen by P2 CreateTopics v3: .*THROTTLING_QUOTA_EXCEEDED \(89\) at v3"):
         traffic.judge_seen(p5, "P5", 19, 3)
     assert p5.counterexample.as_dict()["input"] == {"body": request}
-    assert p5.counterexample.as_dict()["steps"][0]["api_version"] == 3
+    steps = p5.counterexample.as_dict()["steps"]
+    # the judged request comes last, after what P2 sent before it (the state it was answered in)
+    assert [s["api_version"] for s in steps] == [3, 6, 3]
+
+
+def test_a_renew_poll_is_judged_on_the_checks_own_answer_and_never_resent_in_process():
+    """P5's drain: a reproducer re-sends the drain's last request under fresh topic names
+    (``renew``); in-process the check sent those new requests itself, so a failing renew
+    expectation is the check's verdict at once, never a resend of the same request (which
+    would only answer TOPIC_ALREADY_EXISTS)."""
+    from types import SimpleNamespace
+
+    from fixtures.harness import Check, Violation, step
+    from fixtures.repro import runtime
+
+    session = SimpleNamespace(traffic=None, seed=0, request_timeout=1.0, replay_input_for=lambda c: None,
+                              prefix="kac-x-")
+    check, resent = Check(session, "b", "P5", "", 19, 7), []
+    at = check.record_step(step(19, 7, {}), resend=lambda: resent.append(1) or check.record_step(step(19, 7, {})))
+    check.answers[at] = runtime.Answer("ok", {"topics": [{"name": "kac-x-d", "error_code": 0}]})
+    with pytest.raises(Violation, match="answer 89"):
+        check.expect_data({"kind": "field", "path": ["topics", "error_code"], "in": [89], "min_count": 1,
+                           "retry_s": 30.0, "renew": {"max": 200, "burst": 22.0, "rate": 2.0, "margin": 1.25},
+                           "says": "the quota's strict CreateTopics answer 89"}, step=at)
+    assert not resent

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -21,6 +22,7 @@ from conformance.parametrize import ADMIN_KEYS
 from protocol import requests, wire
 from protocol.apis import DECLARATIONS, NOT_DECLARED, ApiKey, ConfigResourceType
 from protocol.codec import APIS
+from fixtures.harness import Check
 from fixtures.results import read_rows
 from fixtures.targets import TargetError, make_target
 from fixtures.targets.kafka import NEWEST_RELEASE
@@ -164,9 +166,35 @@ def test_three_nodes_form_one_cluster_and_every_broker_answers(tmp_path):
         # every node's configuration was read (each answers only for its own id) and they agree
         assert info.config.error is None and not info.config.differs, info.config.manifest()
         assert len(info.config.cluster["brokers"]) == 3 and info.config.values["num.partitions"] == "1"
+        _leaders_hear_the_checks_client_id(info)
     finally:
         target.stop()
     assert all(p.poll() is not None for p in target.procs or []) and target.workdir is None
+
+
+def _leaders_hear_the_checks_client_id(info):
+    """A partition request on a cluster goes to each partition's leader
+    (``fixtures.harness.Client._to_leaders``); every leader hears the check's client id, the
+    one its steps record and a quota is charged to (preset=quota), not the suite's default."""
+    topic, who = "kac-0c1d00-spread", "kac-0c1d00-quota"
+    with wire.Connection(*info.addresses[0], timeout=30) as conn:
+        made = conn.send(ApiKey.CreateTopics, 7, requests.create_topics(7, [requests.topic(topic, 3, 1)]))
+    assert made.ok and made.response["topics"][0]["error_code"] == 0, made.describe()
+    session = SimpleNamespace(seed=0, request_timeout=15.0, replay_input_for=lambda c: None, traffic=None,
+                              pool=SimpleNamespace(info=lambda spec: info), prefix="kac-0c1d00-",
+                              next_node=lambda spec: 0)
+    check = Check(session, "kafka", "P1", "", ApiKey.ListOffsets, 7)
+    client = check.client(client_id=who)
+
+    def every_leader_answers():
+        ex = client.send(ApiKey.ListOffsets, 7, requests.list_offsets(7, [(topic, [0, 1, 2])], -1))
+        parts = ex.response["topics"][0]["partitions"] if ex.ok else []
+        return len(parts) == 3 and all(p["error_code"] == 0 for p in parts)
+    assert eventually(every_leader_answers, within=30, every=0.5)[0], check.steps[-1:]
+    assert client._others, "three partitions on three brokers, yet every one answered from one node"
+    heard = {c.client_id for c in [client.conn, *client._others.values()]}
+    assert heard == {who}, heard
+    assert {s.get("client_id") for s in check.steps} == {who}
 
 
 def test_ctrl_c_during_a_kafka_run_leaves_no_java_and_no_data(tmp_path):

@@ -8,7 +8,9 @@
   (exit 1) against a fresh tansu;
 * Apache Kafka 4.4.0 never answers an AlterConfigs naming one topic twice: the exported
   reproducer exits 1 within its timeout (runs when kafka 4.4.0 is in the cache);
-* bad input is a one-line error, never a traceback.
+* bad input is a one-line error, never a traceback;
+* a row from a broker that signs clients in (preset=acl) signs in as each step's principal,
+  and says how to give a password it does not carry.
 """
 from __future__ import annotations
 
@@ -231,6 +233,43 @@ def test_a_step_sent_under_a_client_id_of_its_own_is_replayed_under_it():
     assert b"kac-quota" not in default and wire.CLIENT_ID.encode() in default
 
 
+def _p1_row(message: str, prior: bool) -> dict:
+    """A P1 row (ListOffsets v1 over one fresh name) as the suite records it."""
+    body = {"replica_id": -1, "topics": [{"name": "kac-0b0b0b-0", "partitions": []}]}
+    st = {"api_key": ApiKey.ListOffsets, "api_name": "ListOffsets", "api_version": 1, "request": body,
+          **({"prior": {"api_key": ApiKey.ListOffsets, "api_name": "ListOffsets", "api_version": 1,
+                        "request": body}} if prior else {})}
+    return {"outcome": "fail", "row_id": 1, "property": "P1", "message": message,
+            "counterexample": {"steps": [st], "expect": [{"step": 0, "kind": "answer", "within_s": 15.0}],
+                               "prefix": "kac-0b0b0b-"}}
+
+
+def test_a_stale_correlation_id_is_reproduced_with_the_request_the_connection_carried_before():
+    """P1 (issue 25): a stale correlation id is the previous request's on the connection, so
+    the step keeps that request (``prior``) and repro.py sends it first: exit 1 under
+    ``stale-correlation-id``, 0 on a conforming broker; the row's broken "answer within T"
+    is the verdict."""
+    from fixtures.repro.export import build
+    data = build(_p1_row("ListOffsets v1: expected an answer within 15s; got mismatched (correlation id 12, "
+                         "sent 13)", prior=True))
+    assert data["answer_is_verdict"]
+    [step] = data["steps"]
+    assert step["prior"]["correlation_id"] != step["correlation_id"]
+    with make_target("proxy:stale-correlation-id@noida") as bad, make_target("proxy:none@noida") as good:
+        under = runtime.run(data, bad.host, bad.port, out=lambda *a: None)
+        clean = runtime.run(data, good.host, good.port, out=lambda *a: None)
+    assert (under, clean) == (runtime.REPRODUCED, runtime.CONFORMS)
+
+
+def test_an_unanswered_example_the_suite_did_not_resend_may_not_reproduce_standalone():
+    from fixtures.repro.export import build
+    data = build(_p1_row("ListOffsets v1: expected an answer within 1s; got timeout (no answer within 1.0s) (the "
+                         "first example the broker left unanswered, not shrunk: a silent broker costs one request "
+                         "timeout per check)", prior=False))
+    assert data["answer_is_verdict"]
+    assert [e["kind"] for e in data["expect"]] == ["answer", "caveat"]
+
+
 # -- Apache Kafka: AlterConfigs naming one topic twice is never answered -----------------------
 
 def _kafka_cached(version: str) -> bool:
@@ -286,3 +325,46 @@ def test_a_reproducer_that_cannot_connect_is_undecided(tmp_path):
     from fixtures.targets.target import free_port
     p = repro(tmp_path / "o", f"127.0.0.1:{free_port()}")
     assert p.returncode == 2 and "cannot connect" in p.stdout, p.stdout
+
+
+# -- a broker that signs clients in (preset=acl, SASL/PLAIN) -----------------------------------
+
+def _acl_row(broker: str) -> dict:
+    steps = [{"api_key": ApiKey.Metadata, "api_name": "Metadata", "api_version": 12,
+              "request": requests.metadata(12, ["kac-0a0a0a-t"]), **extra}
+             for extra in ({}, {"principal": "restricted"})]
+    return {"outcome": "fail", "row_id": 1, "property": "A2", "broker": broker, "run_id": "r",
+            "api_name": "Metadata", "api_version": 12, "message": "m", "source": "s",
+            "counterexample": {"steps": steps, "prefix": "kac-0a0a0a-",
+                               "expect": [{"step": 1, "kind": "field", "path": ["topics", "error_code"],
+                                           "in": [29]}]}}
+
+
+def test_a_reproducer_signs_in_as_each_steps_principal_with_the_presets_users():
+    """A2 over preset=acl: every connection signs in (the suite's client does, protocol/wire.py);
+    a step the check sent as ``restricted`` is sent as that user, the rest as the super user."""
+    from fixtures import acl
+    from fixtures.repro.export import build
+    data = build(_acl_row("proxy:none@kafka:4.4.0,preset=acl"))
+    assert data["sasl"]["users"] == {n: list(up) for n, up in acl.USERS.items()}
+    assert [runtime._who(data, s) for s in data["steps"]] == ["super", "restricted"]
+    assert runtime.logins(data) == acl.USERS
+    assert build(_acl_row("noida"))["sasl"]["users"]["restricted"] == ["kac-restricted", None]
+
+
+def test_a_reproducer_without_a_principals_password_says_how_to_give_it(tmp_path):
+    """Off the suite's own preset the passwords are not carried: repro.py is undecided and
+    names ``--sasl``; given there, it goes on (and here finds nothing listening)."""
+    from fixtures.targets.target import free_port
+    f = tmp_path / "results.jsonl"
+    from fixtures import jsonable
+    f.write_text(json.dumps(jsonable.dump(_acl_row("external"))) + "\n")
+    assert export(f, 1, tmp_path / "o").returncode == 0
+    assert "--sasl NAME=USERNAME:PASSWORD" in (tmp_path / "o" / "REPORT.md").read_text()
+    address = f"127.0.0.1:{free_port()}"
+    p = repro(tmp_path / "o", address)
+    assert p.returncode == 2 and "--sasl NAME=USERNAME:PASSWORD" in p.stdout and "cannot connect" not in p.stdout
+    p = subprocess.run([sys.executable, "-I", "-S", str(tmp_path / "o" / "repro.py"), address,
+                        "--sasl", "restricted=someone:pw", "--sasl", "super=admin:pw"],
+                       capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and "cannot connect" in p.stdout and "super=admin" in p.stdout, p.stdout
