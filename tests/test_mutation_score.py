@@ -2,9 +2,12 @@
 (flaky tests left out), and a mutant run that exceeds its time is a survivor, not a crash."""
 from __future__ import annotations
 
+import json
 import os
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from faults import mutation
@@ -52,3 +55,33 @@ def test_a_mutant_run_past_its_time_survives_with_the_reason():
     assert proc.returncode == 1, proc.stdout + proc.stderr[-2000:]
     assert "result-missing" in proc.stdout and "SURVIVED" in proc.stdout
     assert "timed out after 2 s" in proc.stdout
+
+
+def test_one_ctrl_c_stops_the_score_and_every_run_under_way(tmp_path):
+    """The runs go in sessions of their own (a terminal's Ctrl-C does not reach them): one
+    SIGINT to the score's group stops them, with their brokers, and the score says so in
+    one line (it used to wait for the run under way and need a second Ctrl-C)."""
+    keep = tmp_path / "keep"
+    proc = subprocess.Popen([sys.executable, "-m", "faults.mutation", "--mutant", "result-missing",
+                             "--mutant", "results-emptied", "--broker", "tansu", "--jobs", "2",
+                             "--profile", "release", "--keep", str(keep)],
+                            cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 240
+        while not any(f.stat().st_size for f in keep.glob("*/results.jsonl")):   # a run is checking
+            assert time.monotonic() < deadline and proc.poll() is None, proc.communicate()[1][-2000:]
+            time.sleep(0.2)
+        os.killpg(proc.pid, signal.SIGINT)             # what Ctrl-C in a terminal does
+        out, err = proc.communicate(timeout=150)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err[-2000:]
+    assert "Traceback" not in err and "interrupted" in err.splitlines()[-1], err[-2000:]
+    ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
+    left = [line for line in ps.splitlines() if str(keep) in line]
+    assert not left, left
+    for manifest in keep.glob("*/manifest.json"):   # each run stopped as Ctrl-C stops one
+        assert json.loads(manifest.read_text())["complete"] is False, manifest
