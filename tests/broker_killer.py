@@ -4,12 +4,17 @@
 the run (``Target.kill()``: SIGKILL to the process group, or to the container) right after
 the N-th check finished, the way a broker crashes between two checks. The suite is
 expected to record every later check as an ``error`` row and still end the run cleanly.
+
+``--swallow-ctrl-c-in N`` sends the run itself SIGINT during check N and swallows the
+KeyboardInterrupt there, as hypothesis does when the signal lands inside a draw (it reports
+FlakyStrategyDefinition and goes on): the run must still stop as Ctrl-C asked.
 """
 from __future__ import annotations
 
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -28,6 +33,8 @@ def pytest_addoption(parser):
                      help="freeze the run's local broker processes (SIGSTOP) after the N-th check, "
                           "as a long GC pause does, for --pause-seconds")
     parser.addoption("--pause-seconds", type=float, default=9.0)
+    parser.addoption("--swallow-ctrl-c-in", type=int, default=None, metavar="N",
+                     help="SIGINT the run during check N and swallow the KeyboardInterrupt there")
     parser.addoption("--kill-broker-during", type=int, default=None, metavar="N",
                      help="kill the run's brokers while check N+1 waits for an answer (frozen, "
                           "then SIGKILLed 1 s later): a broker stopped from outside mid-check")
@@ -73,3 +80,18 @@ def pytest_runtest_setup(item):
         timer = threading.Timer(1.0, lambda: [t.kill() for t in run.pool.targets.values()])
         timer.daemon = True
         timer.start()
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_pyfunc_call(pyfuncitem):
+    config = pyfuncitem.config
+    n = config.getoption("--swallow-ctrl-c-in")
+    if n is not None:
+        config._kac_calls = getattr(config, "_kac_calls", 0) + 1
+        if config._kac_calls == n:
+            try:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(1)            # the handler runs at the next bytecode boundary
+            except KeyboardInterrupt:
+                pass                     # swallowed, as inside hypothesis's draw
+    return (yield)

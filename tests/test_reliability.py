@@ -128,6 +128,18 @@ def test_ctrl_c_leaves_no_broker_and_a_readable_run(tmp_path, spec):
     assert read_rows(rows_file), "the rows written before Ctrl-C are not readable"
 
 
+def test_a_swallowed_ctrl_c_still_stops_the_run(tmp_path):
+    """A Ctrl-C that something inside a check swallows (hypothesis turns one that lands in a
+    draw into FlakyStrategyDefinition and goes on) still ends the run, incomplete, and the
+    check it cut short leaves no row: its outcome is not a verdict."""
+    proc, rows, manifest = run_suite(tmp_path, "--broker", "tansu", "--property", "P1",
+                                     "-p", "tests.broker_killer", "--swallow-ctrl-c-in=3")
+    assert "KeyboardInterrupt" in proc.stdout_text, proc.stdout_text[-3000:]
+    assert manifest["complete"] is False and "interrupted" in manifest["incomplete_reason"], manifest
+    assert len(rows) == 2 and manifest["rows"] == 2, (rows, manifest)
+    assert not leftovers(proc.pid, manifest["brokers"][0]["address"])
+
+
 def _wait_for_rows(tmp_path, proc, timeout=240) -> Path:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
