@@ -339,6 +339,14 @@ def delete_exact_acls(v: int, bindings: Iterable[dict]) -> dict:
 
 # -- groups, quotas, SCRAM credentials, delegation tokens (the external-cluster clean-up) ---
 
+def find_coordinator(v: int, key: str, key_type: int = 0) -> dict:
+    """The coordinator of group ``key`` (``key_type`` 0) or transaction ``key`` (1): one key
+    until v3, ``coordinator_keys`` from v4 (FindCoordinatorRequest.json)."""
+    if v >= 4:
+        return {"key_type": key_type, "coordinator_keys": [key]}
+    return {"key": key, **({"key_type": key_type} if v >= 1 else {})}
+
+
 def list_groups(v: int) -> dict:
     """Every group, of every state and type (filters from v4 and v5: ListGroupsRequest.json)."""
     body = {}
