@@ -85,3 +85,19 @@ def test_one_ctrl_c_stops_the_score_and_every_run_under_way(tmp_path):
     assert not left, left
     for manifest in keep.glob("*/manifest.json"):   # each run stopped as Ctrl-C stops one
         assert json.loads(manifest.read_text())["complete"] is False, manifest
+
+
+def test_a_mutant_run_stops_at_its_first_kill(tmp_path):
+    """The mutant's run ends at the first baseline-pass test that fails (faults/stop_at_kill.py):
+    the rest could only kill the same mutant again. Its last row is that kill, and its
+    manifest says the run was stopped for it, never that it is complete."""
+    keep = tmp_path / "keep"
+    proc = subprocess.run([sys.executable, "-m", "faults.mutation", "--mutant", "result-missing", "--keep", str(keep)],
+                          cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0 and "killed" in proc.stdout, proc.stdout + proc.stderr[-2000:]
+    run = next((keep / "result-missing").glob("*/manifest.json")).parent
+    manifest = json.loads((run / "manifest.json").read_text())
+    rows = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
+    assert manifest["complete"] is False and "faults.stop_at_kill" in manifest["incomplete_reason"], manifest
+    assert rows[-1]["outcome"] == "fail" and manifest["checks_selected"] > len(rows), (manifest, rows[-1])

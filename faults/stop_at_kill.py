@@ -1,0 +1,77 @@
+"""A pytest plugin for mutant runs: stop the run at the first kill.
+
+``pytest conformance -p faults.stop_at_kill --stop-at-kill FILE --broker SPEC`` ends the
+session (``session.shouldstop``) right after a test that FILE lists fails. FILE holds the
+node ids, one per line with the broker spec written ``<broker>``, of the tests that passed
+in every ``proxy:none`` baseline run (``faults.mutation.stable_passes``): the first of them
+to fail on its first generated example kills the mutant with a self-contained row, and the
+rest of the run could only find more kills of it. A kill that needed more examples does not
+stop the run: its failing example may stand on what an earlier one left (measured:
+``error-message-dropped`` first failed P6 on a second CreateTopics of a name the first
+example had made, and that row's repro.py, sent to a fresh broker, conforms), so the run goes
+on to find a row that needs no history, as the score's quickest kill always was. A failure of
+any other test (flaky in the baselines, or never passing) does not stop the run.
+
+The suite mirrors a row's outcome in pytest: a ``fail`` row is an xfail whose reason starts
+``fail:`` (``fixtures/plugin.py``), so that is what is read here; the row itself is written
+before the report, and the session, stopped, still closes the run (incomplete).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+PLACEHOLDER = "<broker>"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--stop-at-kill", default=None, metavar="FILE",
+                     help="stop the run when a test listed in FILE (node ids, broker as <broker>) fails")
+
+
+class StopAtKill:
+    def __init__(self, keys: set[str], brokers: list[str]):
+        self.keys, self.brokers, self.session = keys, brokers, None
+
+    def pytest_sessionstart(self, session):
+        self.session = session
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_logreport(self, report):
+        if report.when != "call" or not getattr(report, "wasxfail", "").startswith("fail:"):
+            return
+        nodeid = report.nodeid
+        for spec in self.brokers:
+            nodeid = nodeid.replace(spec, PLACEHOLDER)
+        if nodeid in self.keys and self.session is not None and _examples(report.nodeid) <= 1:
+            self.session.shouldstop = f"killed by {report.nodeid} (faults.stop_at_kill)"
+
+
+def _examples(nodeid: str) -> int:
+    """The generated examples the row of test ``nodeid`` needed (the row is written before
+    its report; the run's folder is in ``KAC_LAST_RUN_FILE``); a large number if unknown."""
+    last = os.environ.get("KAC_LAST_RUN_FILE")
+    try:
+        run = Path(Path(last).read_text(encoding="utf-8").strip())
+        lines = (run / "results.jsonl").read_text(encoding="utf-8").splitlines()[-50:]
+    except (OSError, TypeError):
+        return 1 << 30
+    for line in reversed(lines):
+        try:
+            row = json.loads(line)
+        except ValueError:
+            continue
+        if row.get("test") == nodeid:
+            return row.get("examples") or 0
+    return 1 << 30
+
+
+def pytest_configure(config):
+    path = config.getoption("--stop-at-kill")
+    if path:
+        keys = set(Path(path).read_text(encoding="utf-8").splitlines()) - {""}
+        brokers = [b for b in (config.getoption("--broker", default=None) or []) if b]
+        config.pluginmanager.register(StopAtKill(keys, brokers), "kac-stop-at-kill")
