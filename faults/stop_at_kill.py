@@ -2,7 +2,7 @@
 
 ``pytest conformance -p faults.stop_at_kill --stop-at-kill FILE --broker SPEC`` ends the
 session (``session.shouldstop``) right after a test that FILE lists fails. FILE holds the
-node ids, one per line with the broker spec written ``<broker>``, of the tests that passed
+node ids, one per line with the broker spec written ``<broker>`` (``faults.mutation.test_key``), of the tests that passed
 in every ``proxy:none`` baseline run (``faults.mutation.stable_passes``): the first of them
 to fail on its first generated example kills the mutant with a self-contained row, and the
 rest of the run could only find more kills of it. A kill that needed more examples does not
@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-PLACEHOLDER = "<broker>"
+from .mutation import test_key
 
 
 def pytest_addoption(parser):
@@ -33,8 +33,8 @@ def pytest_addoption(parser):
 
 
 class StopAtKill:
-    def __init__(self, keys: set[str], brokers: list[str]):
-        self.keys, self.brokers, self.session = keys, brokers, None
+    def __init__(self, keys: set[str]):
+        self.keys, self.session = keys, None
 
     def pytest_sessionstart(self, session):
         self.session = session
@@ -43,35 +43,32 @@ class StopAtKill:
     def pytest_runtest_logreport(self, report):
         if report.when != "call" or not getattr(report, "wasxfail", "").startswith("fail:"):
             return
-        nodeid = report.nodeid
-        for spec in self.brokers:
-            nodeid = nodeid.replace(spec, PLACEHOLDER)
-        if nodeid in self.keys and self.session is not None and _examples(report.nodeid) <= 1:
+        row = _row(report.nodeid)
+        if (row is not None and test_key(row)[0] in self.keys and (row.get("examples") or 0) <= 1
+                and self.session is not None):
             self.session.shouldstop = f"killed by {report.nodeid} (faults.stop_at_kill)"
 
 
-def _examples(nodeid: str) -> int:
-    """The generated examples the row of test ``nodeid`` needed (the row is written before
-    its report; the run's folder is in ``KAC_LAST_RUN_FILE``); a large number if unknown."""
-    last = os.environ.get("KAC_LAST_RUN_FILE")
+def _row(nodeid: str) -> dict | None:
+    """The row of test ``nodeid`` (written before its report; the run's folder is in
+    ``KAC_LAST_RUN_FILE``), None if it cannot be read."""
     try:
-        run = Path(Path(last).read_text(encoding="utf-8").strip())
+        run = Path(Path(os.environ["KAC_LAST_RUN_FILE"]).read_text(encoding="utf-8").strip())
         lines = (run / "results.jsonl").read_text(encoding="utf-8").splitlines()[-50:]
-    except (OSError, TypeError):
-        return 1 << 30
+    except (OSError, KeyError):
+        return None
     for line in reversed(lines):
         try:
             row = json.loads(line)
         except ValueError:
             continue
         if row.get("test") == nodeid:
-            return row.get("examples") or 0
-    return 1 << 30
+            return row
+    return None
 
 
 def pytest_configure(config):
     path = config.getoption("--stop-at-kill")
     if path:
         keys = set(Path(path).read_text(encoding="utf-8").splitlines()) - {""}
-        brokers = [b for b in (config.getoption("--broker", default=None) or []) if b]
-        config.pluginmanager.register(StopAtKill(keys, brokers), "kac-stop-at-kill")
+        config.pluginmanager.register(StopAtKill(keys), "kac-stop-at-kill")
