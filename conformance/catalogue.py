@@ -61,6 +61,10 @@ FAMILIES = {
           "with their request as Kafka does (L4), creates and deletes keep a model (L5)",
           "KIP-140, KIP-290 (prefixed ACLs); Kafka's AclControlManager, ResourcePatternFilter, "
           "StandardAuthorizer"),
+    "M": ("the cluster as the admin APIs describe it: DescribeCluster lists Metadata's brokers and cluster "
+          "(M1), DescribeTopicPartitions' cursor visits every partition once as Metadata lists it (M2), the "
+          "metadata quorum's leader is one of its voters (M3)", "KIP-700, KIP-966, KIP-595, KIP-853; Kafka's "
+          "KafkaApis, DescribeTopicPartitionsRequestHandler, KafkaRaftClient"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }

@@ -1,0 +1,219 @@
+"""M1-M3: the cluster as the admin APIs describe it (DescribeCluster, DescribeTopicPartitions,
+DescribeQuorum) agrees with Metadata and with itself.
+
+* M1, ``DescribeCluster`` (KIP-700 "Add Describe Cluster API"): a broker answers its own
+  listener's view, the one Metadata gives (``KafkaApis.handleDescribeCluster`` and
+  ``handleTopicMetadataRequest`` both read ``metadataCache.getAliveBrokerNodes`` of the
+  request's listener, and ``clusterId``). The controller it names is one of the brokers it
+  lists or -1 (``AuthHelper.computeDescribeClusterResponse``: "If the provided controller ID
+  is not in the node list, return -1"). On KRaft that is *not* the quorum's leader: a broker
+  answers a random alive broker (``KRaftMetadataCache.getControllerId``, KIP-590 "Redirect
+  Zookeeper Mutation Protocols to The Controller": clients send controller requests to any
+  broker), so M3 does not compare the two. ``cluster_authorized_operations`` keeps the
+  schema's default, ``Integer.MIN_VALUE``, unless asked for.
+* M2, ``DescribeTopicPartitions`` (KIP-966 "Eligible Leader Replicas"): for the topics it is
+  asked, each page lists the partitions from its cursor up to the next cursor it answers, at
+  most ``response_partition_limit`` of them, so following the cursors visits every partition
+  exactly once whatever the page size; each partition's leader, replicas and ISR and each
+  topic's id are Metadata's; a name no topic has answers UNKNOWN_TOPIC_OR_PARTITION once
+  (``DescribeTopicPartitionsRequestHandler.handleDescribeTopicPartitionsRequest``,
+  ``KRaftMetadataCache.getTopicMetadataForDescribeTopicResponse``).
+* M3, ``DescribeQuorum`` (KIP-595 "A Raft Protocol for the Metadata Quorum"; KIP-836 "Addition
+  of Information in DescribeQuorumResponse about Voter Lag"; KIP-853 "KRaft Controller
+  Membership Changes" for v2's nodes): the metadata partition ``__cluster_metadata-0``
+  answers NONE, its leader is one of its current voters, and from v2 every voter is listed
+  among the nodes (``KafkaRaftClient.handleDescribeQuorumRequest``,
+  ``LeaderState.describeQuorum``). A ZooKeeper-mode broker does not advertise it.
+
+Nothing here changes the cluster but M2's topics, which are the run's own.
+"""
+from __future__ import annotations
+
+import pytest
+from hypothesis import strategies as st
+
+from fixtures.admin import Admin
+from protocol import ApiKey, Errors
+from protocol import requests as build
+from protocol.apis import items
+
+from .parametrize import every_version
+
+K = "apache/kafka "
+CLUSTER_SOURCE = (K + "core/src/main/scala/kafka/server/KafkaApis.scala (handleDescribeCluster, "
+                  "handleTopicMetadataRequest); " + K + "core/src/main/scala/kafka/server/AuthHelper.scala "
+                  "(computeDescribeClusterResponse)")
+PARTITIONS_SOURCE = (K + "core/src/main/java/kafka/server/handlers/DescribeTopicPartitionsRequestHandler.java; "
+                     + K + "core/src/main/scala/kafka/server/metadata/KRaftMetadataCache.scala "
+                     "(getTopicMetadataForDescribeTopicResponse)")
+QUORUM_SOURCE = (K + "raft/src/main/java/org/apache/kafka/raft/KafkaRaftClient.java (handleDescribeQuorumRequest); "
+                 + K + "raft/src/main/java/org/apache/kafka/raft/LeaderState.java (describeQuorum)")
+
+#: DescribeClusterResponse.json: ClusterAuthorizedOperations' default, kept unless asked for
+NOT_ASKED = -2147483648
+#: DescribeClusterRequest.json EndpointType: 1 brokers
+BROKER_ENDPOINT = 1
+#: KRaft's metadata log (``Topic.CLUSTER_METADATA_TOPIC_NAME``)
+METADATA_LOG = "__cluster_metadata"
+
+
+def _metadata_step(check, admin: Admin, names: list[str]) -> tuple[int, dict]:
+    """Metadata (the newest version the broker speaks) of ``names``: its step and answer."""
+    v = admin.version(ApiKey.Metadata, at_least=2)
+    answer = admin.client.answered(ApiKey.Metadata, v, build.metadata(v, names))
+    return check.last_step, answer
+
+
+# -- M1 -----------------------------------------------------------------------------------
+
+@pytest.mark.prop("M1", source=CLUSTER_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DescribeCluster,)))
+def test_m1_describe_cluster_lists_the_brokers_and_cluster_metadata_does(check, api_key, version):
+    """DescribeCluster at this version (endpoint type broker, authorized operations not asked
+    for) answers NONE with Metadata's cluster id and brokers (id, host, port, rack; each
+    once), a controller that is one of those brokers or -1, authorized operations
+    ``Integer.MIN_VALUE`` and, from v1, endpoint type 1 (broker)."""
+    check.require(api_key, version)
+    admin = Admin(check)
+
+    def judged(_):
+        at, meta = _metadata_step(check, admin, [])
+        brokers = meta.get("brokers") or []
+        admin.client.answered(ApiKey.DescribeCluster, version, build.describe_cluster(version))
+        check.expect_field(["error_code"], [Errors.NONE], says="DescribeCluster of a broker's endpoint: NONE")
+        check.expect_same(["cluster_id"], at, says="the cluster id Metadata answered")
+        check.expect_field(["brokers", "broker_id"], count=len(brokers), distinct=True,
+                           says=f"the {len(brokers)} broker(s) Metadata lists, each once")
+        for path, other in (("broker_id", "node_id"), ("host", "host"), ("port", "port"), ("rack", "rack")):
+            check.expect_same(["brokers", path], at, ["brokers", other], sort=True,
+                              says=f"each broker's {path} as Metadata lists it")
+        ids = sorted(b["node_id"] for b in brokers)
+        check.expect_field(["controller_id"], [*ids, -1],
+                           says=f"the controller is a listed broker ({ids}) or -1 (computeDescribeClusterResponse)")
+        check.expect_field(["cluster_authorized_operations"], [NOT_ASKED],
+                           says="authorized operations not asked for: the schema's default Integer.MIN_VALUE")
+        if version >= 1:
+            check.expect_field(["endpoint_type"], [BROKER_ENDPOINT], says="a broker answers endpoint type 1 (broker)")
+
+    check.once(None, judged)
+
+
+# -- M2 -----------------------------------------------------------------------------------
+
+def _flat(counts: dict[str, int], unknown: list[str]) -> list[tuple[str, int | None]]:
+    """Every (topic, partition) the request reaches, in Kafka's order (names sorted, then
+    partitions); an unknown name as ``(name, None)``."""
+    out: list[tuple[str, int | None]] = []
+    for name in sorted([*counts, *unknown]):
+        out += [(name, None)] if name in unknown else [(name, p) for p in range(counts[name])]
+    return out
+
+
+def _position(flat: list, cursor: dict | None) -> int:
+    """Where ``cursor`` points in ``flat`` (None: past the end). A cursor at a partition a
+    topic lacks points at the next name's first entry."""
+    if cursor is None:
+        return len(flat)
+    key = (cursor["topic_name"], cursor["partition_index"])
+    for i, (name, p) in enumerate(flat):
+        if (name, 0 if p is None else p) >= key:
+            return i
+    return len(flat)
+
+
+#: 1-3 topics of 1-5 partitions, maybe an unknown name, and a page size of 1-7
+_M2 = st.fixed_dictionaries({"counts": st.lists(st.integers(1, 5), min_size=1, max_size=3),
+                             "unknown": st.booleans(), "limit": st.integers(1, 7)})
+
+
+@pytest.mark.prop("M2", source=PARTITIONS_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DescribeTopicPartitions,)))
+def test_m2_describe_topic_partitions_pages_visit_every_partition_once_as_metadata_lists_it(check, api_key,
+                                                                                          version):
+    """After creating a few topics, DescribeTopicPartitions of them (and a name no topic has)
+    with a drawn ``response_partition_limit``, following each answer's ``next_cursor`` until
+    it is null: each page lists exactly the partitions from its cursor up to the next cursor
+    (so every partition once over all pages) and at most the limit; each listed partition's
+    leader, replicas and ISR and each topic's id are Metadata's; the unknown name answers
+    UNKNOWN_TOPIC_OR_PARTITION in the page its place falls in."""
+    check.require(api_key, version)
+    admin = Admin(check)
+
+    def judged(value):
+        base = check.topic("dtp")
+        counts = {f"{base}-{i}": n for i, n in enumerate(value["counts"])}
+        unknown = [f"{base}-absent"] if value["unknown"] else []
+        for name, n in counts.items():
+            admin.create_topic(name, n)
+        at, _ = _metadata_step(check, admin, list(counts))
+        flat, limit = _flat(counts, unknown), value["limit"]
+        cursor, start = None, 0
+        for page in range(1, len(flat) + 2):
+            body = {"topics": [{"name": n} for n in [*counts, *unknown]], "response_partition_limit": limit,
+                    "cursor": cursor}
+            answer = admin.client.answered(ApiKey.DescribeTopicPartitions, version, body)
+            cursor = answer.get("next_cursor")
+            end = _position(flat, cursor)
+            listed = flat[start:end] if end > start else []
+            _expect_page(check, page, listed, limit, at)
+            if cursor is None or end <= start:
+                break
+            start = end
+        check.expect_field(["next_cursor"], [None], says=f"the pages end (null next_cursor) within {page} requests "
+                                                          f"for {len(flat)} entries, moving forward")
+
+    check.given(_M2, judged, first={"counts": [3, 1], "unknown": True, "limit": 2})
+
+
+def _expect_page(check, page: int, listed: list, limit: int, at: int) -> None:
+    """The page's answer lists exactly ``listed`` (its cursor to its next cursor), at most
+    ``limit`` partitions, each as Metadata's answer (step ``at``) does."""
+    partitions = [(n, p) for n, p in listed if p is not None]
+    check.expect_field(["topics", "partitions", "partition_index"], count=min(len(partitions), limit),
+                       says=f"page {page} lists the {len(partitions)} partition(s) from its cursor up to its "
+                            f"next cursor, at most the limit {limit}")
+    for name, p in listed:
+        if p is None:
+            check.expect_field(["topics", {"name": name}, "error_code"], [Errors.UNKNOWN_TOPIC_OR_PARTITION], count=1,
+                               says=f"page {page}: {name}, a name no topic has, in its place")
+            continue
+        where = ["topics", {"name": name}, "partitions", {"partition_index": p}]
+        check.expect_field([*where, "partition_index"], count=1, says=f"page {page} lists {name}-{p} once")
+        for field in ("leader_id", "replica_nodes", "isr_nodes"):
+            check.expect_same([*where, field], at, says=f"{name}-{p}'s {field} as Metadata lists it")
+    for name in sorted({n for n, p in partitions}):
+        check.expect_field(["topics", {"name": name}, "error_code"], [Errors.NONE], min_count=1,
+                           says=f"page {page}: {name} answers NONE")
+        check.expect_same(["topics", {"name": name}, "topic_id"], at, says=f"{name}'s id as Metadata lists it")
+
+
+# -- M3 -----------------------------------------------------------------------------------
+
+@pytest.mark.prop("M3", source=QUORUM_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DescribeQuorum,)))
+def test_m3_the_metadata_quorums_leader_is_one_of_its_voters(check, api_key, version):
+    """DescribeQuorum at this version of ``__cluster_metadata-0`` answers NONE (top level and
+    for the partition), a leader that is one of the current voters, each voter once, and from
+    v2 a node entry for every voter."""
+    check.require(api_key, version)
+    admin = Admin(check)
+
+    def judged(_):
+        body = {"topics": [{"topic_name": METADATA_LOG, "partitions": [{"partition_index": 0}]}]}
+        answer = admin.client.answered(ApiKey.DescribeQuorum, version, body)
+        check.expect_field(["error_code"], [Errors.NONE], says="DescribeQuorum of the metadata log: NONE")
+        where = ["topics", {"topic_name": METADATA_LOG}, "partitions", {"partition_index": 0}]
+        check.expect_field([*where, "error_code"], [Errors.NONE], count=1,
+                           says=f"{METADATA_LOG}-0 answers NONE, once")
+        voters = [r["replica_id"] for t in answer.get("topics") or [] for p in t.get("partitions") or []
+                  for r in p.get("current_voters") or []]
+        check.expect_field([*where, "current_voters", "replica_id"], min_count=1, distinct=True,
+                           says="the quorum has voters, each listed once")
+        check.expect_field([*where, "leader_id"], sorted(set(voters)),
+                           says=f"the leader is one of the current voters {sorted(set(voters))}")
+        if version >= 2:
+            for v in sorted(set(voters)):
+                check.expect_field(["nodes", {"node_id": v}, "node_id"], count=1,
+                                   says=f"v2+: voter {v} is listed among the nodes once")
+
+    check.once(None, judged)
