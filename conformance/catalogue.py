@@ -65,6 +65,9 @@ FAMILIES = {
           "(M1), DescribeTopicPartitions' cursor visits every partition once as Metadata lists it (M2), the "
           "metadata quorum's leader is one of its voters (M3)", "KIP-700, KIP-966, KIP-595, KIP-853; Kafka's "
           "KafkaApis, DescribeTopicPartitionsRequestHandler, KafkaRaftClient"),
+    "F": ("finalized features: UpdateFeatures' validate_only changes nothing (F1), a refused update is "
+          "answered as the release line and mode do and applies nothing it refuses (F2), ApiVersions follows "
+          "an accepted update (F3)", "KIP-584, KIP-778; Kafka's FeatureControlManager, QuorumController"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }

@@ -392,3 +392,35 @@ def describe_delegation_tokens(v: int) -> dict:
 def expire_delegation_token(v: int, hmac: bytes) -> dict:
     """Expire the token now (a period of -1)."""
     return {"hmac": hmac, "expiry_time_period_ms": -1}
+
+
+# -- features (KIP-584) --------------------------------------------------------------------
+
+#: ApiVersionsRequest.json v3+: who is asking (KIP-511)
+CLIENT_SOFTWARE = {"client_software_name": "kafka-admin-conformance", "client_software_version": "0.1.0"}
+
+
+def api_versions(v: int) -> dict:
+    """ApiVersions; from v3 it says the client software (KIP-511)."""
+    return dict(CLIENT_SOFTWARE) if v >= 3 else {}
+
+
+def update_features(v: int, updates: Iterable[tuple[str, int, int]], *, validate_only: bool = False,
+                    timeout_ms: int = TIMEOUT_MS) -> dict:
+    """``updates``: ``(feature, level, upgrade type)`` (1 upgrade, 2 safe downgrade, 3 unsafe
+    downgrade). v0 has no upgrade type, only ``allow_downgrade`` (any downgrade type), and no
+    ``validate_only`` (UpdateFeaturesRequest.json)."""
+    if validate_only and v < 1:
+        raise Inexpressible(f"UpdateFeatures v{v} has no validate_only (v1+)")
+    entries = []
+    for feature, level, upgrade_type in updates:
+        e = {"feature": feature, "max_version_level": level}
+        if v >= 1:
+            e["upgrade_type"] = upgrade_type
+        else:
+            e["allow_downgrade"] = upgrade_type != 1
+        entries.append(e)
+    body = {"timeout_ms": timeout_ms, "feature_updates": entries}
+    if v >= 1:
+        body["validate_only"] = validate_only
+    return body

@@ -28,7 +28,7 @@ from typing import Callable
 
 from protocol.apis import ZERO_UUID, AlterConfigOp, ApiKey, ConfigResourceType
 
-from . import KNOWN_DEVIATIONS, topic_names
+from . import KNOWN_DEVIATIONS, features, topic_names
 from .topic_config import CONFIGS
 
 FORMAT = "kafka-admin-conformance/known-deviations/2"
@@ -140,6 +140,17 @@ INCREMENTAL_ALTER_CONFIGS_LIST_OP_ON_AN_UNKNOWN_KEY = "incremental-alter-configs
 #: TOPIC_AUTHORIZATION_FAILED (entry ``delete-topics-neither-name-nor-id-authorization-failed``).
 DELETE_TOPICS_ENTRY_NAMING_NOTHING = "delete-topics-entry-naming-nothing"
 
+#: UpdateFeatures v0 allowing the downgrade of a feature the suite moves: KRaft Kafka 4.x reads
+#: the v1+ upgrade type (default UPGRADE) and refuses it (entry
+#: ``update-features-v0-allow-downgrade-ignored``).
+UPDATE_FEATURES_V0_DOWNGRADE = "update-features-v0-downgrade"
+
+
+def _a_v0_downgrade_of_a_moved_feature(body: dict) -> bool:
+    return any(u.get("allow_downgrade") and u.get("feature") in features.DOWNGRADABLE
+               for u in body.get("feature_updates") or [])
+
+
 SHAPES: dict[str, Shape] = {s.id: s for s in (
     Shape(ALTER_CONFIGS_RESOURCE_TWICE, ApiKey.AlterConfigs,
           "an AlterConfigs request naming one resource (type and name) twice", _a_resource_named_twice),
@@ -156,6 +167,9 @@ SHAPES: dict[str, Shape] = {s.id: s for s in (
           _a_list_op_on_an_unknown_key),
     Shape(DELETE_TOPICS_ENTRY_NAMING_NOTHING, ApiKey.DeleteTopics,
           "a DeleteTopics request with an entry naming neither a topic nor an id", _an_entry_naming_nothing),
+    Shape(UPDATE_FEATURES_V0_DOWNGRADE, ApiKey.UpdateFeatures,
+          "an UpdateFeatures v0 update allowing the downgrade of a finalized feature the suite moves",
+          _a_v0_downgrade_of_a_moved_feature),
 )}
 
 

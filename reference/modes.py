@@ -174,3 +174,36 @@ def first_failed(order: tuple[str, ...], failing: dict[str, object]) -> object |
     """The answer of the first check in ``order`` that fails (``failing``: check -> its
     answer), None when none does."""
     return next((failing[c] for c in order if c in failing), None)
+
+
+@dataclass(frozen=True)
+class FeatureRefusal:
+    """How UpdateFeatures answers a request with an update it refuses: ``whole`` (the
+    request fails at the top level with ``code``, no per-feature result, nothing applied)
+    or not (the top level NONE, each refused feature its own result ``code``, the others
+    applied)."""
+    whole: bool
+    code: int
+
+
+#: UpdateFeatures with an update that cannot be applied (a feature the cluster does not
+#: support, a level below 0, a lower level without a downgrade type). KRaft from 4.0: the
+#: quorum controller stops at the first refused update and answers it for the whole request,
+#: INVALID_UPDATE_VERSION, writing nothing ("The update failed for all features since the
+#: following feature had an error": ``QuorumController.updateFeatures``;
+#: ``FeatureControlManager.updateFeatures`` returns one ApiError). KRaft 3.x: each update is
+#: judged alone, INVALID_UPDATE_VERSION in its own result, the top level NONE and the others
+#: applied (``FeatureControlManager.updateFeatures`` of 3.x, a result per feature).
+#: ZooKeeper mode: each alone, INVALID_REQUEST ("Could not apply finalized feature update
+#: because the provided feature is not supported.").
+UPDATE_FEATURES_REFUSAL = Rule(
+    "UpdateFeatures refusing an update", (4, 0), FeatureRefusal(False, Errors.INVALID_UPDATE_VERSION),
+    FeatureRefusal(True, Errors.INVALID_UPDATE_VERSION),
+    "apache/kafka metadata/src/main/java/org/apache/kafka/controller/QuorumController.java (updateFeatures) and "
+    "FeatureControlManager.java (updateFeatures, updateFeature), 4.0+: one error for the request; 3.x: "
+    "a result per feature",
+    zk=FeatureRefusal(False, Errors.INVALID_REQUEST),
+    zk_source="apache/kafka core/src/main/scala/kafka/controller/KafkaController.scala (processFeatureUpdates, "
+              "validateFeatureUpdate: an error per feature)",
+    measured=("kafka:4.4.0", "kafka:4.3.1", "kafka:4.2.2", "kafka:4.1.2", "kafka:4.0.2", "kafka:3.9.2",
+              "kafka:3.9.2,mode=zk"))
