@@ -63,8 +63,11 @@ FAMILIES = {
           "StandardAuthorizer"),
     "M": ("the cluster as the admin APIs describe it: DescribeCluster lists Metadata's brokers and cluster "
           "(M1), DescribeTopicPartitions' cursor visits every partition once as Metadata lists it (M2), the "
-          "metadata quorum's leader is one of its voters (M3)", "KIP-700, KIP-966, KIP-595, KIP-853; Kafka's "
-          "KafkaApis, DescribeTopicPartitionsRequestHandler, KafkaRaftClient"),
+          "metadata quorum's leader is one of its voters (M3), DescribeLogDirs lists every partition once and "
+          "its size grows with what was produced (M4), AlterReplicaLogDirs to a dir the broker lacks answers "
+          "LOG_DIR_NOT_FOUND alone (M5), ListConfigResources lists what DescribeConfigs accepts (M6)",
+          "KIP-700, KIP-966, KIP-595, KIP-853, KIP-113, KIP-1142; Kafka's KafkaApis, "
+          "DescribeTopicPartitionsRequestHandler, KafkaRaftClient, ReplicaManager, LogManager"),
     "F": ("finalized features: UpdateFeatures' validate_only changes nothing (F1), a refused update is "
           "answered as the release line and mode do and applies nothing it refuses (F2), ApiVersions follows "
           "an accepted update (F3)", "KIP-584, KIP-778; Kafka's FeatureControlManager, QuorumController"),

@@ -1,5 +1,6 @@
-"""M1-M3: the cluster as the admin APIs describe it (DescribeCluster, DescribeTopicPartitions,
-DescribeQuorum) agrees with Metadata and with itself.
+"""M1-M6: the cluster as the admin APIs describe it (DescribeCluster, DescribeTopicPartitions,
+DescribeQuorum, DescribeLogDirs, AlterReplicaLogDirs, ListConfigResources) agrees with
+Metadata, with what was produced and with DescribeConfigs.
 
 * M1, ``DescribeCluster`` (KIP-700 "Add Describe Cluster API"): a broker answers its own
   listener's view, the one Metadata gives (``KafkaApis.handleDescribeCluster`` and
@@ -24,8 +25,18 @@ DescribeQuorum) agrees with Metadata and with itself.
   answers NONE, its leader is one of its current voters, and from v2 every voter is listed
   among the nodes (``KafkaRaftClient.handleDescribeQuorumRequest``,
   ``LeaderState.describeQuorum``). A ZooKeeper-mode broker does not advertise it.
+* M4, ``DescribeLogDirs`` (KIP-113 "Support replicas movement between log directories"):
+  every partition of the check's topics is listed once per broker holding it, a present
+  replica, and its ``partition_size`` (``UnifiedLog.size``) grows with every produced batch
+  (``ReplicaManager.describeLogDirs``).
+* M5, ``AlterReplicaLogDirs`` (KIP-113): a destination the broker has no log dir for answers
+  LOG_DIR_NOT_FOUND for that partition alone (``LogManager.isLogDirOnline`` throws
+  ``LogDirNotFoundException`` before anything else is looked at); a move to the dir a replica
+  is in answers NONE and moves nothing (``Partition.maybeCreateFutureReplica``).
+* M6, ``ListConfigResources`` (KIP-1142 "Allow to list non-default configs"; v0 was KIP-714's
+  ListClientMetricsResources): what it lists, DescribeConfigs describes.
 
-Nothing here changes the cluster but M2's topics, which are the run's own.
+Nothing here changes the cluster but the check's own topics and client-metrics resource.
 """
 from __future__ import annotations
 
@@ -33,9 +44,10 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
+from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
 from protocol import requests as build
-from protocol.apis import items
+from protocol.apis import ConfigResourceType
 
 from .parametrize import every_version
 
@@ -215,5 +227,184 @@ def test_m3_the_metadata_quorums_leader_is_one_of_its_voters(check, api_key, ver
             for v in sorted(set(voters)):
                 check.expect_field(["nodes", {"node_id": v}, "node_id"], count=1,
                                    says=f"v2+: voter {v} is listed among the nodes once")
+
+    check.once(None, judged)
+
+
+# -- M4, M5: log dirs -----------------------------------------------------------------------
+
+LOG_DIRS_SOURCE = (K + "core/src/main/scala/kafka/server/ReplicaManager.scala (describeLogDirs, alterReplicaLogDirs); "
+                   + K + "core/src/main/scala/kafka/log/LogManager.scala (isLogDirOnline: 'Log dir ... is not found "
+                   "in the config.')")
+
+
+def _log_dir_topics(check, admin: Admin, counts: dict[str, int]) -> None:
+    """Create the topics of ``counts`` with a replica on every broker (so each broker's log
+    dirs hold every partition) and wait until every partition is ready."""
+    brokers = len(admin.everywhere())
+    if brokers == 1:
+        for name, n in counts.items():
+            admin.create_topic(name, n)
+        return
+    admin.create_topics([{"name": n, "num_partitions": p, "replication_factor": brokers} for n, p in counts.items()])
+    admin.expect_listed(counts, setup=True, says="setup: ")
+    for name, n in counts.items():
+        admin.wait_ready(name, n)
+
+
+def _describe_log_dirs(check, a: Admin, version: int, counts: dict[str, int]) -> dict:
+    return a.client.answered(ApiKey.DescribeLogDirs, version, {
+        "topics": [{"topic": n, "partitions": list(range(p))} for n, p in counts.items()]})
+
+
+def _where(name: str, p: int) -> list:
+    """A partition's present replica (not a future one) in a DescribeLogDirs answer."""
+    return ["results", "topics", {"name": name}, "partitions", {"partition_index": p, "is_future_key": False}]
+
+
+def _sizes(answer: dict) -> dict[tuple[str, int], int]:
+    return {(t["name"], p["partition_index"]): p["partition_size"] for r in answer.get("results") or []
+            for t in r.get("topics") or [] for p in t.get("partitions") or [] if not p.get("is_future_key")}
+
+
+#: 1-2 topics of 1-3 partitions, and per partition 0-4 records to produce
+_M4 = st.lists(st.lists(st.integers(0, 4), min_size=1, max_size=3), min_size=1, max_size=2)
+
+
+@pytest.mark.prop("M4", source=LOG_DIRS_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DescribeLogDirs,)))
+def test_m4_describe_log_dirs_lists_every_partition_once_and_its_size_grows_with_what_was_produced(check, api_key,
+                                                                                                  version):
+    """After creating a few topics (a replica on every broker), DescribeLogDirs at this
+    version of their partitions, on every broker, answers NONE for each log dir and lists
+    each partition once (a present replica, not a future one); after records are produced
+    to some partitions, each of those is listed larger than before and no partition smaller
+    (within a few seconds on a follower)."""
+    check.require(api_key, version)
+    admin = Admin(check)
+
+    def judged(records):
+        base = check.topic("ld")
+        counts = {f"{base}-{i}": len(per) for i, per in enumerate(records)}
+        _log_dir_topics(check, admin, counts)
+        before = {}
+        for a in admin.everywhere():
+            answer = _describe_log_dirs(check, a, version, counts)
+            if version >= 3:
+                check.expect_field(["error_code"], [Errors.NONE], says="DescribeLogDirs: NONE")
+            check.expect_field(["results", "error_code"], [Errors.NONE], min_count=1, says="each log dir answers NONE")
+            for name, n in counts.items():
+                for p in range(n):
+                    check.expect_field([*_where(name, p), "partition_index"], count=1,
+                                       says=f"{name}-{p} is listed once, in one log dir")
+            before[a.client.node] = _sizes(answer)
+        for (name, per) in zip(counts, records):
+            for p, n in enumerate(per):
+                if n:
+                    admin.produce(name, p, n)
+        for a in admin.everywhere():
+            _describe_log_dirs(check, a, version, counts)
+            for (name, per) in zip(counts, records):
+                for p, n in enumerate(per):
+                    was = before[a.client.node].get((name, p), 0)
+                    grew = was + 1 if n else was
+                    check.expect_field([*_where(name, p), "partition_size"], count=1, at_least=grew, retry_s=VISIBLE_S,
+                                       says=f"{name}-{p} was {was} bytes; after {n} record(s) produced it is "
+                                            + ("larger" if n else "no smaller"))
+
+    check.given(_M4, judged, first=[[2, 0]])
+
+
+@pytest.mark.prop("M5", source=LOG_DIRS_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.AlterReplicaLogDirs,)))
+def test_m5_moving_a_replica_to_a_log_dir_the_broker_lacks_answers_log_dir_not_found_alone(check, api_key, version):
+    """AlterReplicaLogDirs at this version moving one partition to a directory the broker does
+    not have answers LOG_DIR_NOT_FOUND for it, and moving another to the log dir it is in
+    answers NONE; afterwards DescribeLogDirs lists both in their dirs and no future replica
+    (nothing moves)."""
+    check.require(api_key, version)
+    check.require_mutations()
+    admin = Admin(check)
+    dv = admin.version(ApiKey.DescribeLogDirs)
+
+    def judged(_):
+        base = check.topic("ard")
+        counts = {f"{base}-gone": 1, f"{base}-stay": 1}
+        _log_dir_topics(check, admin, counts)
+        answer = _describe_log_dirs(check, admin, dv, counts)
+        dirs = {t["name"]: r["log_dir"] for r in answer.get("results") or [] for t in r.get("topics") or []}
+        check.expect_field([*_where(f"{base}-stay", 0), "partition_index"], count=1,
+                           says=f"setup: {base}-stay-0 is in one of the broker's log dirs", setup=True)
+        absent = f"/{check.prefix}no-such-log-dir"
+        admin.client.answered(ApiKey.AlterReplicaLogDirs, version, {"dirs": [
+            {"path": absent, "topics": [{"name": f"{base}-gone", "partitions": [0]}]},
+            {"path": dirs.get(f"{base}-stay", ""), "topics": [{"name": f"{base}-stay", "partitions": [0]}]}]})
+        at = ["results", {"topic_name": f"{base}-gone"}, "partitions", {"partition_index": 0}, "error_code"]
+        check.expect_field(at, [Errors.LOG_DIR_NOT_FOUND], count=1,
+                           says=f"{base}-gone-0 to {absent}, a dir the broker lacks: LOG_DIR_NOT_FOUND")
+        check.expect_field(["results", {"topic_name": f"{base}-stay"}, "partitions", {"partition_index": 0},
+                            "error_code"], [Errors.NONE], count=1,
+                           says=f"{base}-stay-0 to the log dir it is in: NONE, whatever the other entry got")
+        _describe_log_dirs(check, admin, dv, counts)
+        for name in counts:
+            check.expect_field(["results", {"log_dir": dirs.get(name, "")}, "topics", {"name": name}, "partitions",
+                                {"partition_index": 0, "is_future_key": False}, "partition_index"], count=1,
+                               says=f"{name}-0 is still in {dirs.get(name)}")
+            check.expect_field(["results", "topics", {"name": name}, "partitions", {"is_future_key": True},
+                                "partition_index"], count=0, says=f"{name}-0 has no future replica: nothing moves")
+
+    check.once(None, judged)
+
+
+# -- M6: config resources -------------------------------------------------------------------
+
+LIST_SOURCE = (K + "core/src/main/scala/kafka/server/KafkaApis.scala (handleListConfigResources); KIP-1142 "
+               "\"Allow to list non-default configs\"; KIP-714 \"Client metrics and observability\" (v0: "
+               "ListClientMetricsResources)")
+
+
+@pytest.mark.prop("M6", source=LIST_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.ListConfigResources,)))
+def test_m6_list_config_resources_lists_what_describe_configs_accepts(check, api_key, version):
+    """ListConfigResources at this version answers NONE and lists a client-metrics resource the
+    check made (v0 lists only those) and, from v1 asked for topics and brokers, the check's
+    topic and every broker Metadata lists, each with its type; DescribeConfigs of each of
+    these answers NONE. The client-metrics resource is removed afterwards."""
+    check.require(api_key, version)
+    check.require_mutations()
+    admin = Admin(check)
+    iv = admin.version(ApiKey.IncrementalAlterConfigs)
+    dv = admin.version(ApiKey.DescribeConfigs, at_least=1)
+
+    def judged(_):
+        topic, metrics = check.topic("lcr"), check.topic("lcr-metrics")
+        admin.create_topic(topic)
+        admin.client.answered(ApiKey.IncrementalAlterConfigs, iv, build.incremental_alter_configs(
+            iv, [(metrics, [("interval.ms", 0, "60000")])], resource_type=ConfigResourceType.CLIENT_METRICS))
+        check.expect_field(["responses", "error_code"], [Errors.NONE], count=1, setup=True,
+                           says=f"setup: the client-metrics resource {metrics} is made")
+        try:
+            _, meta = _metadata_step(check, admin, [])
+            brokers = [str(b["node_id"]) for b in meta.get("brokers") or []]
+            body = {"resource_types": [int(ConfigResourceType.TOPIC), int(ConfigResourceType.BROKER),
+                                       int(ConfigResourceType.CLIENT_METRICS)]} if version >= 1 else {}
+            listed = [(metrics, ConfigResourceType.CLIENT_METRICS)]
+            if version >= 1:
+                listed += [(topic, ConfigResourceType.TOPIC)] + [(b, ConfigResourceType.BROKER) for b in brokers]
+            admin.client.answered(ApiKey.ListConfigResources, version, body)
+            check.expect_field(["error_code"], [Errors.NONE], says="ListConfigResources: NONE")
+            for name, kind in listed:
+                where = ["config_resources", {"resource_name": name}]
+                if version >= 1:
+                    where[1] = {"resource_name": name, "resource_type": int(kind)}
+                check.expect_field([*where, "resource_name"], count=1, says=f"lists {kind.name} {name!r} once")
+            for name, kind in listed:
+                admin.client.answered(ApiKey.DescribeConfigs, dv, build.describe_configs(dv, [(name, None)],
+                                                                                         resource_type=kind))
+                check.expect_field(["results", "error_code"], [Errors.NONE], count=1,
+                                   says=f"DescribeConfigs of the listed {kind.name} {name!r}: NONE")
+        finally:
+            admin.client.answered(ApiKey.IncrementalAlterConfigs, iv, build.incremental_alter_configs(
+                iv, [(metrics, [("interval.ms", 1, None)])], resource_type=ConfigResourceType.CLIENT_METRICS))
 
     check.once(None, judged)

@@ -1,12 +1,14 @@
-"""Cluster-description faults (catalogue M1-M3): a DescribeCluster that describes another
-cluster, a DescribeTopicPartitions cursor that skips a partition, and a quorum whose leader
-is not one of its voters. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
-does); M2's and M3's over kafka:4.4.0 (noida serves neither API, tansu ignores the page
+"""Cluster-description faults (catalogue M1-M6): a DescribeCluster that describes another
+cluster, a DescribeTopicPartitions cursor that skips a partition, a quorum whose leader is
+not one of its voters, a log size that never grows, a move to a missing log dir accepted,
+and a config-resource list one short. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
+does); the others over kafka:4.4.0 (noida serves none of their APIs, tansu ignores the page
 limit).
 """
 from __future__ import annotations
 
 from protocol.apis import ApiKey
+from protocol.errors import Errors
 
 from .mutant import Mutant, mutant
 
@@ -56,3 +58,60 @@ class DescribeQuorumLeaderNotAVoter(Mutant):
                                        for p in t.get("partitions") or []]}
                   for t in body.get("topics") or []]
         return {**body, "topics": topics}
+
+
+@mutant
+class DescribeLogDirsSizeStale(Mutant):
+    """DescribeLogDirs reports each partition's size as it first reported it (a size cached
+    when the log was opened, never updated on append)."""
+    name = "describe-log-dirs-size-stale"
+    catches = ("M4",)
+    apis = (ApiKey.DescribeLogDirs,)
+    over = KAFKA
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.first: dict[tuple[str, str, int], int] = {}
+
+    def response(self, seen, body):
+        results = []
+        for r in body.get("results") or []:
+            topics = []
+            for t in r.get("topics") or []:
+                parts = []
+                for p in t.get("partitions") or []:
+                    key = (r.get("log_dir"), t["name"], p["partition_index"])
+                    size = self.first.setdefault(key, p["partition_size"])
+                    parts.append({**p, "partition_size": size})
+                topics.append({**t, "partitions": parts})
+            results.append({**r, "topics": topics})
+        return {**body, "results": results}
+
+
+@mutant
+class AlterReplicaLogDirsUnknownDirAccepted(Mutant):
+    """AlterReplicaLogDirs to a directory the broker does not have answers NONE (a broker that
+    records the move for later instead of checking its configured dirs)."""
+    name = "alter-replica-log-dirs-unknown-dir-accepted"
+    catches = ("M5",)
+    apis = (ApiKey.AlterReplicaLogDirs,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        return {**body, "results": [{**t, "partitions": [
+            {**p, "error_code": Errors.NONE if p.get("error_code") == Errors.LOG_DIR_NOT_FOUND else p["error_code"]}
+            for p in t.get("partitions") or []]} for t in body.get("results") or []]}
+
+
+@mutant
+class ListConfigResourcesOmitsTheLast(Mutant):
+    """ListConfigResources leaves out the last resource it would list (an off-by-one in a
+    paging loop)."""
+    name = "list-config-resources-omits-the-last"
+    catches = ("M6",)
+    apis = (ApiKey.ListConfigResources,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        listed = body.get("config_resources") or []
+        return {**body, "config_resources": listed[:-1]} if listed else None
