@@ -89,6 +89,10 @@ need; P5's traffic rows are `unsupported` where nothing in the run provoked a co
 K1 and K2 (never released) run only on a broker that declares them (a KIP-584 feature in
 ApiVersions v3+, `conformance/capabilities.py`); K2 passes through the emulating
 `proxy:k2@SPEC` (`faults/emulate.py`) and is `unsupported` on every released broker.
+F1 and F3 move a finalized feature only where the cluster finalizes one the suite may move
+(`reference/features.py`: on Kafka 4.x `eligible.leader.replicas.version` or `group.version`,
+put back at once; never `metadata.version`); elsewhere they are `unsupported` saying so. The
+M and F checks need no preset.
 """
 
 
