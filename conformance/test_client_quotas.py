@@ -1,4 +1,4 @@
-"""Q1-Q4: client quotas (DescribeClientQuotas, AlterClientQuotas) as released Apache Kafka
+"""Q1-Q5: client quotas (DescribeClientQuotas, AlterClientQuotas) as released Apache Kafka
 keeps them.
 
 Kafka's rules, with their sources, are in ``reference/quota_rules.py`` and the model the
@@ -19,6 +19,8 @@ own, on a shared cluster too, and the end-of-run clean-up removes them
 A broker that does not advertise one of the two APIs answers ``unsupported`` naming it.
 """
 from __future__ import annotations
+
+import threading
 
 import pytest
 
@@ -311,3 +313,54 @@ def test_q4_filters_match_as_kafkas_client_quotas_image(check, api_key, version)
                     {"components": [[USER, MATCH_EXACT, "@u1"], [CLIENT_ID, 2, None]], "strict": False},
                     {"components": [[CLIENT_ID, MATCH_EXACT, "@c1"], [USER, 1, None]], "strict": False},
                     {"components": [[CLIENT_ID, MATCH_EXACT, "@c1"]], "strict": False}]})
+
+
+@pytest.mark.prop("Q5", source=CQCM + " (alterClientQuotas: each request computed against the current quotas in "
+                                      "one controller write event); " + IMAGE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.AlterClientQuotas,)))
+def test_q5_concurrent_alters_of_different_keys_lose_no_acknowledged_update(check, api_key, version):
+    """2-3 clients, each on its own connection and owning different keys of one user's
+    quotas, send AlterClientQuotas sets of unique values at this version concurrently: each
+    answers NONE, and afterwards DescribeClientQuotas of the user lists every key with its
+    writer's last acknowledged value (Kafka applies each request's ops to the quotas held
+    when the controller handles it, so writers of different keys never lose each other's
+    writes)."""
+    check.require(api_key, version)
+    quotas = Quotas(check)
+
+    def judged(plan):
+        ent = entity_of([(USER, check.topic("qw"))])
+        owned = gen.OWNED[len(plan)]
+        clients = [check.client() for _ in plan]
+        acked: list[tuple[int, str]] = []       # (step, what) of every alter, judged after the threads
+        last: dict[str, float] = {}
+        failures: list[BaseException] = []
+
+        def writer(i: int):
+            try:
+                for seq in range(plan[i]):
+                    ops = [(k, float(1_000_000 + 10_000 * i + 100 * seq + j)) for j, k in enumerate(owned[i])]
+                    clients[i].answered(ApiKey.AlterClientQuotas, version,
+                                        build.alter_client_quotas(version, [(ent, ops)]))
+                    acked.append((check.last_step, f"writer {i}: {ops}"))
+                    last.update(ops)
+            except BaseException as exc:       # noqa: BLE001 - re-raised in the main thread
+                failures.append(exc)
+
+        threads = [threading.Thread(target=writer, args=(i,), daemon=True) for i in range(len(plan))]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        if failures:
+            raise failures[0]
+        for at, what in acked:
+            check.expect_field(["entries", "error_code"], [Errors.NONE], count=1, step=at,
+                               says=f"{what}: one entry, NONE")
+        check.expect_caveat("Q5's concurrent writers are replayed one request after another: the final "
+                            "values are judged, the race is not")
+        model = QuotaModel({ent: dict(last)})
+        quotas.held_as(model, [ent], "after every writer finished: each key holds its writer's last "
+                                     "acknowledged value")
+
+    check.given(gen.writer_plans(), judged, first=[3, 3, 2])

@@ -110,5 +110,14 @@ def filter_cases():
                                   "filters": st.lists(describe_filter(), min_size=1, max_size=4)})
 
 
-__all__ = ["INVALID", "KEYS", "POOL", "TAG", "UNKNOWN_KEY", "describe_filter", "entries", "filter_cases",
-           "invalid_batches", "ops", "q1_sequences", "shape", "validate_only_cases", "value"]
+def writer_plans():
+    """Q5: 2-3 writers, each sending 1..4 AlterClientQuotas of the keys it owns."""
+    return st.lists(st.integers(1, 4), min_size=2, max_size=3)
+
+
+#: Q5: the keys each writer owns, by number of writers
+OWNED = {2: [KEYS[:2], KEYS[2:]], 3: [KEYS[:2], KEYS[2:3], KEYS[3:]]}
+
+
+__all__ = ["INVALID", "KEYS", "OWNED", "POOL", "TAG", "UNKNOWN_KEY", "describe_filter", "entries", "filter_cases",
+           "invalid_batches", "ops", "q1_sequences", "shape", "validate_only_cases", "value", "writer_plans"]
