@@ -30,7 +30,7 @@ from protocol import ApiKey, Errors
 from protocol import requests as build
 from protocol.errors import error_name
 from reference.quota_rules import CLIENT_ID, ENTITY_TYPES, IP, MATCH_EXACT, USER, Entity
-from strategies import quotas as gen
+from strategies import client_quotas as gen
 
 from .parametrize import every_version
 from .quota_model import QuotaModel, show

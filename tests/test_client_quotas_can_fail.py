@@ -1,4 +1,4 @@
-"""Q1-Q5 can fail: every client quota mutant (faults/mutants/quotas.py) fails the properties
+"""Q1-Q5 can fail: every client quota mutant (faults/mutants/client_quotas.py) fails the properties
 it names, where the same broker behind the transparent proxy passes them.
 
 The suite runs as users run it (``python -m pytest conformance/test_client_quotas.py
@@ -16,13 +16,13 @@ from pathlib import Path
 import pytest
 
 from faults.mutants import all_mutants
-from faults.mutants.quotas import OVER
+from faults.mutants.client_quotas import OVER
 from fixtures.results import read_rows
 from tests.replaying import assert_quickest_finding_replays
 
 ROOT = Path(__file__).resolve().parents[1]
 PROPS = ("Q1", "Q2", "Q3", "Q4", "Q5")
-MUTANTS = {n: c for n, c in all_mutants().items() if c.__module__ == "faults.mutants.quotas"}
+MUTANTS = {n: c for n, c in all_mutants().items() if c.__module__ == "faults.mutants.client_quotas"}
 BASELINE = f"proxy:none@{OVER}"
 
 
