@@ -42,10 +42,12 @@ def entity(**components) -> Entity:
     return tuple(sorted((k.replace("_", "-"), v) for k, v in components.items()))
 
 
-def alter_code(ent: Entity, ops: list[tuple[str, float | None]]) -> int:
-    """The code ClientQuotaControlManager answers one entry of AlterClientQuotas."""
+def alter_code(ent: Entity, ops: list[tuple[str, float | None]], values_checked: bool = True) -> int:
+    """The code ClientQuotaControlManager answers one entry of AlterClientQuotas.
+    ``values_checked``: a key named twice and a value <= 0 are refused (KRaft; ZooKeeper mode
+    accepts both, ``reference/modes.py`` QUOTA_VALUES_CHECKED)."""
     keys = [k for k, _ in ops]
-    if len(set(keys)) != len(keys):
+    if values_checked and len(set(keys)) != len(keys):
         return Errors.INVALID_REQUEST                   # "Duplicate quota key"
     # AlterClientQuotasRequest.entries puts an entry's components in a map: a type named twice
     # is named once (its last name) before validateEntity sees it
@@ -61,8 +63,13 @@ def alter_code(ent: Entity, ops: list[tuple[str, float | None]]) -> int:
     for k, v in ops:
         if v is None:
             continue                                    # a removal is not validated
-        if k not in valid or v <= 0.0 or (valid[k] and abs(v % 1.0) > 1e-6):
+        if k not in valid or (values_checked and v <= 0.0):
             return Errors.INVALID_REQUEST               # validateQuotaKeyValue
+        if valid[k] and (abs(v % 1.0) > 1e-6 if values_checked else abs(int(v + 1e-6) - v) > 1e-6):
+            # KRaft: getErrorForIntegralQuotaValue; ZooKeeper mode: ZkAdminManager's
+            # (value + epsilon).toLong, which truncates towards zero, so a negative
+            # whole value fails it too
+            return Errors.INVALID_REQUEST
     return Errors.NONE
 
 
