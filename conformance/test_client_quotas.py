@@ -137,14 +137,19 @@ def _describable(ent: Entity) -> bool:
     return bool(ent) and set(types) <= set(ENTITY_TYPES) and IP not in types
 
 
-def _batch(quotas: Quotas, value: dict, key: str = "entries"):
-    """The example's named valid entries and its batch with the invalid entry (if any) inserted."""
-    valid = [(entity_of(e), [tuple(o) for o in ops]) for e, ops in quotas.named(value[key])]
+def _ops(ops) -> list[tuple]:
+    return [tuple(o) for o in ops]
+
+
+def _with_invalid(quotas: Quotas, valid: list, value: dict) -> list:
+    """``valid`` with the example's refused entry (``kind``, on names of its own) inserted at
+    ``at``, or ``valid`` itself without a kind."""
+    if value.get("kind") is None:
+        return list(valid)
+    e, ops = quotas.named(list(gen.INVALID[value["kind"]]))
     batch = list(valid)
-    if value.get("kind") is not None:
-        e, ops = quotas.named(list(gen.INVALID[value["kind"]]))
-        batch.insert(value["at"] % (len(batch) + 1), (entity_of(e), [tuple(o) for o in ops]))
-    return valid, batch
+    batch.insert(value["at"] % (len(batch) + 1), (entity_of(e), _ops(ops)))
+    return batch
 
 
 def _q1_first() -> dict:
@@ -183,7 +188,7 @@ def test_q1_alter_then_strict_describe_gives_exactly_what_was_set(check, api_key
         quotas.expect_altered([(neighbour, [])], model.alter([(neighbour, [("consumer_byte_rate", 4096.0)])]),
                               f"AlterClientQuotas of the neighbour {show(neighbour)}")
         for n, ops in enumerate(value["steps"], 1):
-            ops = [tuple(o) for o in ops]
+            ops = _ops(ops)
             quotas.alter([(ent, ops)], av)
             quotas.expect_altered([(ent, ops)], model.alter([(ent, ops)]), f"step {n}: AlterClientQuotas of {ops}")
             quotas.held_as(model, [ent], f"after step {n} ({ops})", dv)
@@ -203,17 +208,13 @@ def test_q2_validate_only_changes_nothing_and_answers_as_executed(check, api_key
     quotas = Quotas(check)
 
     def judged(value):
-        initial = [(entity_of(e), [tuple(o) for o in ops]) for e, ops in quotas.named(value["initial"])]
+        initial = [(entity_of(e), _ops(ops)) for e, ops in quotas.named(value["initial"])]
         model = QuotaModel()
         quotas.alter(initial)
         quotas.expect_altered(initial, model.alter(initial), "the initial AlterClientQuotas")
         ents = [e for e, _ in initial]
         quotas.held_as(model, ents, "after the initial AlterClientQuotas")
-        valid = [(e, [tuple(o) for o in ops]) for e, ops in zip(ents, value["ops"])]
-        batch = valid
-        if value["kind"] is not None:
-            e, ops = quotas.named(list(gen.INVALID[value["kind"]]))
-            batch = _insert(valid, (entity_of(e), [tuple(o) for o in ops]), value["at"])
+        batch = _with_invalid(quotas, [(e, _ops(ops)) for e, ops in zip(ents, value["ops"])], value)
         quotas.alter(batch, version, validate_only=True)
         dry = check.last_step
         codes = model.alter(batch, validate_only=True)
@@ -232,12 +233,6 @@ def test_q2_validate_only_changes_nothing_and_answers_as_executed(check, api_key
     check.given(gen.validate_only_cases(), judged)
 
 
-def _insert(valid, invalid, at: int):
-    batch = list(valid)
-    batch.insert(at % (len(batch) + 1), invalid)
-    return batch
-
-
 @pytest.mark.prop("Q3", source=INVALID_SOURCE)
 @pytest.mark.parametrize("api_key,version", every_version((ApiKey.AlterClientQuotas,)))
 def test_q3_an_invalid_entry_fails_alone_and_the_others_are_applied(check, api_key, version):
@@ -250,7 +245,8 @@ def test_q3_an_invalid_entry_fails_alone_and_the_others_are_applied(check, api_k
     quotas = Quotas(check)
 
     def judged(value):
-        valid, batch = _batch(quotas, value)
+        valid = [(entity_of(e), _ops(ops)) for e, ops in quotas.named(value["entries"])]
+        batch = _with_invalid(quotas, valid, value)
         model = QuotaModel()
         quotas.alter(batch, version)
         codes = model.alter(batch)
