@@ -175,7 +175,7 @@ QUOTA_VALUES_CHECKED = Rule(
     "alterClientQuotas ('Duplicate quota key') and validateQuotaKeyValue ('must be greater than 0')",
     zk=False, zk_source=f"{ZK_ADMIN} alterClientQuotas (alterEntityQuotas: props.setProperty per op, in order; "
                         "only the key and an integral type's (value + epsilon).toLong are checked)",
-    measured=("kafka:3.9.2", "kafka:4.4.0", "kafka:3.9.2,mode=zk"))
+    measured=("kafka:3.3.2", "kafka:3.9.2", "kafka:4.4.0", "kafka:3.9.2,mode=zk"))
 
 RULES = (CREATE_TOPICS_REPEATED, DELETE_TOPICS_REPEATED, DELETE_TOPICS_NAME_AND_ID, DELETE_TOPICS_EXPLAINED, CREATE_TOPICS_CHECKS,
          TOPIC_CONFIG_CHECKS, DELETING_TOPIC_ANSWERS, CREATE_TOPICS_ALTER_CONFIG_POLICY,
