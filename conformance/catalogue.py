@@ -71,6 +71,14 @@ FAMILIES = {
     "F": ("finalized features: UpdateFeatures' validate_only changes nothing (F1), a refused update is "
           "answered as the release line and mode do and applies nothing it refuses (F2), ApiVersions follows "
           "an accepted update (F3)", "KIP-584, KIP-778; Kafka's FeatureControlManager, QuorumController"),
+    "Q": ("client quotas: AlterClientQuotas then a strict DescribeClientQuotas gives exactly what was set "
+          "and not removed (Q1), validate_only changes nothing and answers as executed (Q2), an invalid "
+          "entry (ip with a user or client id, an unknown entity type or key, a value Kafka refuses) fails "
+          "alone (Q3), non-strict, default and any-name filters match as Kafka's image does (Q4), concurrent "
+          "writers of different keys of one entity lose no acknowledged update (Q5); every entity is a "
+          "run-prefixed user or client id, never a default one",
+          "KIP-546 (client quota APIs in the Admin Client); Kafka's ClientQuotaControlManager, "
+          "ClientQuotasImage"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }
@@ -83,7 +91,9 @@ FOOTER = """
 Properties that need a configured broker run on Apache Kafka targets with a preset
 (docs/kafka.md): A1 with `preset=policy`; A2 with `preset=acl` (StandardAuthorizer, SASL/PLAIN,
 a super user and a restricted principal); L1-L5 on any broker with an authorizer (on Apache Kafka
-`preset=acl`; a broker whose DescribeAcls answers SECURITY_DISABLED is `unsupported`); P5's version-gated codes with `preset=nodelete`
+`preset=acl`; a broker whose DescribeAcls answers SECURITY_DISABLED is `unsupported`); Q1-Q5
+need no preset, only a broker serving DescribeClientQuotas and AlterClientQuotas (`unsupported`
+naming the API elsewhere); P5's version-gated codes with `preset=nodelete`
 and `preset=quota`. Everywhere else their rows are `unsupported`, saying which preset they
 need; P5's traffic rows are `unsupported` where nothing in the run provoked a code they gate.
 K1 and K2 (never released) run only on a broker that declares them (a KIP-584 feature in

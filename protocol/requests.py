@@ -424,3 +424,22 @@ def update_features(v: int, updates: Iterable[tuple[str, int, int]], *, validate
     if v >= 1:
         body["validate_only"] = validate_only
     return body
+
+
+# -- client quotas (catalogue Q: conformance/test_client_quotas.py) ---------------------------
+
+def alter_client_quotas(v: int, entries, validate_only: bool = False) -> dict:
+    """``entries``: ``(entity, ops)``, the entity as ``((type, name), ...)``, each op
+    ``(key, value)`` with value None for a removal (AlterClientQuotasRequest.json: same
+    fields at v0 and v1)."""
+    return {"entries": [{"entity": [{"entity_type": t, "entity_name": n} for t, n in entity],
+                         "ops": [{"key": k, "value": 0.0 if x is None else float(x), "remove": x is None}
+                                 for k, x in ops]}
+                        for entity, ops in entries], "validate_only": validate_only}
+
+
+def describe_client_quota_filter(v: int, components, strict: bool) -> dict:
+    """``components``: ``(entity type, match type, match)`` (DescribeClientQuotasRequest.json:
+    0 exact name, 1 default, 2 any specified name)."""
+    return {"components": [{"entity_type": t, "match_type": m, "match": x} for t, m, x in components],
+            "strict": strict}

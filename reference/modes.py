@@ -165,9 +165,21 @@ DELETE_TOPICS_DESCRIBABLE_MISSING = by_mode(
     f"{KAFKA_APIS} handleDeleteTopicsRequest, ZooKeeper branch (!authorizedDeleteTopics.contains(name) -> "
     "TOPIC_AUTHORIZATION_FAILED is tested before !metadataCache.contains(name))")
 
+#: AlterClientQuotas of an entry naming a quota key twice, or setting a value <= 0 (catalogue Q2,
+#: Q3): refused alone with INVALID_REQUEST in KRaft, accepted in ZooKeeper mode (the ops
+#: applied in order, the last value of a key kept; no bound on the value, though a negative
+#: byte rate fails the integral check, ``(value + 1e-6).toLong`` truncating towards zero)
+QUOTA_VALUES_CHECKED = Rule(
+    "AlterClientQuotas refuses a key named twice and a value <= 0", OLDEST, True, True,
+    "apache/kafka metadata/src/main/java/org/apache/kafka/controller/ClientQuotaControlManager.java "
+    "alterClientQuotas ('Duplicate quota key') and validateQuotaKeyValue ('must be greater than 0')",
+    zk=False, zk_source=f"{ZK_ADMIN} alterClientQuotas (alterEntityQuotas: props.setProperty per op, in order; "
+                        "only the key and an integral type's (value + epsilon).toLong are checked)",
+    measured=("kafka:3.3.2", "kafka:3.9.2", "kafka:4.4.0", "kafka:3.9.2,mode=zk"))
+
 RULES = (CREATE_TOPICS_REPEATED, DELETE_TOPICS_REPEATED, DELETE_TOPICS_NAME_AND_ID, DELETE_TOPICS_EXPLAINED, CREATE_TOPICS_CHECKS,
          TOPIC_CONFIG_CHECKS, DELETING_TOPIC_ANSWERS, CREATE_TOPICS_ALTER_CONFIG_POLICY,
-         DELETE_TOPICS_DESCRIBABLE_MISSING)
+         DELETE_TOPICS_DESCRIBABLE_MISSING, QUOTA_VALUES_CHECKED)
 
 
 def first_failed(order: tuple[str, ...], failing: dict[str, object]) -> object | None:
