@@ -8,19 +8,14 @@ measured over Apache Kafka: noida and tansu do not serve the quota APIs.
 """
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from faults.mutants import all_mutants
 from faults.mutants.client_quotas import OVER
-from fixtures.results import read_rows
+from tests.family_matrix import family_run
 from tests.replaying import assert_quickest_finding_replays
 
-ROOT = Path(__file__).resolve().parents[1]
 PROPS = ("Q1", "Q2", "Q3", "Q4", "Q5")
 MUTANTS = {n: c for n, c in all_mutants().items() if c.__module__ == "faults.mutants.client_quotas"}
 BASELINE = f"proxy:none@{OVER}"
@@ -32,25 +27,13 @@ def spec_of(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    """(the matrix run's results.jsonl, its rows by broker and cell)."""
-    tmp = tmp_path_factory.mktemp("quotas-can-fail")
-    specs = [BASELINE, *(spec_of(n) for n in MUTANTS)]
-    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
-    cmd = [sys.executable, "-m", "pytest", "conformance/test_client_quotas.py", "-q", "-p", "no:cacheprovider",
-           "--profile", "ci", "--seed", "1", "--results-dir", str(tmp / "results"),
-           *[a for s in specs for a in ("--broker", s)]]
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    run = Path((tmp / "last-run").read_text().strip())
-    by_broker: dict[str, dict] = {}      # broker -> cell -> its rows
-    for r in read_rows(run / "results.jsonl"):
-        by_broker.setdefault(r["broker"], {}).setdefault((r["property"], r["api_key"], r["api_version"]), []).append(r)
-    return run / "results.jsonl", by_broker
+    """Each broker's (results.jsonl, rows by cell), from one matrix run."""
+    return family_run(tmp_path_factory.mktemp("quotas-can-fail"), "conformance/test_client_quotas.py", [BASELINE, *(spec_of(n) for n in MUTANTS)])
 
 
 @pytest.fixture(scope="module")
 def rows(run):
-    return run[1]
+    return {spec: cells for spec, (_, cells) in run.items()}
 
 
 def test_there_is_a_mutant_for_every_quota_property_and_each_runs_over_kafka():
@@ -86,5 +69,5 @@ def test_the_mutants_first_finding_gives_its_verdict_through_its_repro(run, name
     """The mutant's quickest failing row, exported as a standalone repro.py, gives the same
     verdict against a fresh broker under the mutant (issue 25, item 1: the row and the
     reproducer share one judge)."""
-    results, by_broker = run
-    assert_quickest_finding_replays(name, spec_of(name), by_broker[spec_of(name)], results)
+    results, cells = run[spec_of(name)]
+    assert_quickest_finding_replays(name, spec_of(name), cells, results)
