@@ -10,19 +10,14 @@ measured over the ``kafka-config-shim``, which gives noida Kafka's answers there
 """
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from faults.mutants import all_mutants
 from faults.mutants.configs import SHIMMED
-from fixtures.results import read_rows
+from tests.family_matrix import family_run
 from tests.replaying import assert_quickest_finding_replays
 
-ROOT = Path(__file__).resolve().parents[1]
 PROPS = ("C1", "C2", "C3", "C4")
 #: The config mutants over noida (or its shim); the one over Apache Kafka (beside Kafka's
 #: known deviation) is measured by tests/test_kafka_target.py and the mutation score.
@@ -41,25 +36,14 @@ def baseline_of(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    """(the matrix run's results.jsonl, its rows by broker and cell)."""
-    tmp = tmp_path_factory.mktemp("configs-can-fail")
-    specs = [f"proxy:none@{BARE}", f"proxy:none@{SHIMMED}", *(spec_of(n) for n in MUTANTS)]
-    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
-    cmd = [sys.executable, "-m", "pytest", "conformance/test_configs.py", "-q", "-p", "no:cacheprovider",
-           "--profile", "ci", "--seed", "1", "--results-dir", str(tmp / "results"),
-           *[a for s in specs for a in ("--broker", s)]]
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1200)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    run = Path((tmp / "last-run").read_text().strip())
-    by_broker: dict[str, dict] = {}      # broker -> cell -> its rows (C4: one per kind of input)
-    for r in read_rows(run / "results.jsonl"):
-        by_broker.setdefault(r["broker"], {}).setdefault((r["property"], r["api_key"], r["api_version"]), []).append(r)
-    return run / "results.jsonl", by_broker
+    """Each broker's (results.jsonl, rows by cell; C4: one per kind of input), from one matrix run."""
+    return family_run(tmp_path_factory.mktemp("configs-can-fail"), "conformance/test_configs.py",
+                      [f"proxy:none@{BARE}", f"proxy:none@{SHIMMED}", *(spec_of(n) for n in MUTANTS)], timeout=1200)
 
 
 @pytest.fixture(scope="module")
 def rows(run):
-    return run[1]
+    return {spec: cells for spec, (_, cells) in run.items()}
 
 
 def test_there_is_a_mutant_for_every_config_property():
@@ -103,5 +87,5 @@ def test_the_mutants_first_finding_gives_its_verdict_through_its_repro(run, name
     """The mutant's quickest failing row, exported as a standalone repro.py, gives the same
     verdict against a fresh broker under the mutant (issue 25, item 1: the row and the
     reproducer share one judge)."""
-    results, by_broker = run
-    assert_quickest_finding_replays(name, spec_of(name), by_broker[spec_of(name)], results)
+    results, cells = run[spec_of(name)]
+    assert_quickest_finding_replays(name, spec_of(name), cells, results)
