@@ -86,7 +86,10 @@ def test_help_and_bad_input_are_one_line(job):
 
 
 def test_the_recipe_writes_results_dashboard_summary_and_reproducers(job):
-    """The CI recipe's run step (docs/ci.md) against tansu, narrowed to two properties."""
+    """The CI recipe's run step (docs/ci.md) against tansu, narrowed to two properties, in
+    a broker project's folder with a pytest configuration of its own (which the suite's
+    run does not take: ``-c conformance/suite.ini``)."""
+    (job.cwd / "pyproject.toml").write_text('[tool.pytest.ini_options]\naddopts = "--a-broker-projects-own-option"\n')
     start = time.monotonic()
     p = job(COMMAND, "run", "--broker", "tansu", "--profile", "ci", "--property", "P1", "--property", "D1",
             "--out", "report")
