@@ -1,0 +1,133 @@
+"""A Markdown summary of runs, small enough for a CI system's job summary.
+
+    python -m reports.summary [RUN_FOLDER ...] [--results-dir DIR] [--runs-from FILE]
+                              --out OUT [--repro DIR] [--known FILE]
+
+Writes OUT/SUMMARY.md: per run its broker and row counts; per API the rows that passed,
+failed, erred, were unsupported or skipped; the **new findings** (``fail`` rows that are
+not a reviewed known deviation of Kafka, reports/known.py), each linked to its reproducer
+(``--repro``, default OUT/repro, laid out as ``python -m fixtures.repro --runs-from`` writes
+it: ``<run folder name>/<row_id>/REPORT.md``) where one was exported; and the known
+deviations seen. ``kafka-admin-conformance run`` and ``tox -e conformance`` write it beside
+the dashboard (OUT/index.html). Pure Python: no Spark needed. Bad input is one line, status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import known as known_list
+from . import row_schema
+from .cells import add_run_arguments, run_files, valid_rows
+from .cli import ReportError, run
+
+#: new findings listed one a line; the rest are counted (a job summary has a size limit)
+MAX_FINDINGS = 40
+MESSAGE_CHARS = 160
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m reports.summary", description=__doc__.split("\n")[0])
+    add_run_arguments(p)
+    p.add_argument("--out", required=True, metavar="OUT", help="folder that receives SUMMARY.md")
+    p.add_argument("--repro", metavar="DIR", help="the reproducers' folder (default OUT/repro)")
+    p.add_argument("--known", default=known_list.DEFAULT, metavar="FILE",
+                   help="the known-deviations list (default: the suite's; 'none' for no list)")
+    return p
+
+
+def _cell(text) -> str:
+    """One Markdown table cell: one line, pipes escaped, shortened."""
+    line = str(text or "").strip().splitlines()[0] if str(text or "").strip() else ""
+    line = line if len(line) <= MESSAGE_CHARS else line[:MESSAGE_CHARS - 1] + "…"
+    return line.replace("|", "\\|")
+
+
+def _link(out: str, path: str, text: str) -> str:
+    rel = os.path.relpath(path, out).replace(os.sep, "/")
+    return f"[{text}]({rel})"
+
+
+def summarise(files: list[str], out: str, repro: str, known: list) -> str:
+    """The Markdown text for the runs' result files."""
+    malformed: list = []
+    runs, apis, new, seen = [], {}, [], {}
+    for f in files:
+        counts = {o: 0 for o in row_schema.OUTCOMES}
+        first = None
+        for row in valid_rows(f, malformed):
+            first = first or row
+            counts[row["outcome"]] += 1
+            api = row.get("api_name") or "(no single API)"
+            apis.setdefault(api, {o: 0 for o in row_schema.OUTCOMES})[row["outcome"]] += 1
+            if row["outcome"] != "fail":
+                continue
+            k = known_list.classify(row, known)
+            if k is None:
+                new.append((f, row))
+            else:
+                seen[k.id] = seen.get(k.id, 0) + 1
+        if first is not None:
+            runs.append((f, first, counts))
+    if not runs:
+        raise ReportError("the runs hold no valid row; nothing to summarise")
+    total = {o: sum(c[o] for _, _, c in runs) for o in row_schema.OUTCOMES}
+    lines = ["# Kafka admin conformance: summary", ""]
+    verdict = (f"**{len(new)} new finding(s)**" if new else "**no new finding**")
+    lines.append(f"{verdict}; {sum(total.values())} rows: "
+                 + ", ".join(f"{n} {o}" for o, n in total.items() if n) + ".")
+    page = os.path.join(out, "index.html")
+    if os.path.exists(page):
+        lines.append(f"The whole matrix: {_link(out, page, 'the dashboard')}.")
+    lines += ["", "| run | broker | version | " + " | ".join(row_schema.OUTCOMES) + " |",
+              "|---|---|---|" + "---:|" * len(row_schema.OUTCOMES)]
+    for f, first, counts in runs:
+        lines.append(f"| {first['run_id']} | {_cell(first.get('broker'))} | {_cell(first.get('broker_version'))} | "
+                     + " | ".join(str(counts[o]) for o in row_schema.OUTCOMES) + " |")
+    lines += ["", "## Per API", "", "| API | " + " | ".join(row_schema.OUTCOMES) + " |",
+              "|---|" + "---:|" * len(row_schema.OUTCOMES)]
+    for api in sorted(apis):
+        lines.append(f"| {api} | " + " | ".join(str(apis[api][o]) for o in row_schema.OUTCOMES) + " |")
+    lines += ["", f"## New findings ({len(new)})", ""]
+    if new:
+        lines += ["`fail` rows that are not a reviewed known deviation of Kafka "
+                  "(reference/kafka_known_deviations.json).", "",
+                  "| broker | API | property | check | finding | reproducer |", "|---|---|---|---|---|---|"]
+        for f, row in new[:MAX_FINDINGS]:
+            v = "" if row.get("api_version") is None else f" v{row['api_version']}"
+            check = row.get("check") or known_list.check_function(row) or ""
+            report = os.path.join(repro, os.path.basename(os.path.dirname(f)), str(row["row_id"]), "REPORT.md")
+            where = _link(out, report, "repro") if os.path.exists(report) else f"row {row['row_id']}"
+            lines.append(f"| {_cell(row['broker'])} | {_cell(row.get('api_name') or '-')}{v} | {row['property']} | "
+                         f"{_cell(check)} | {_cell(row.get('message'))} | {where} |")
+        if len(new) > MAX_FINDINGS:
+            lines.append(f"\n... and {len(new) - MAX_FINDINGS} more (the dashboard lists every one).")
+    else:
+        lines.append("None: every `fail` row is a reviewed known deviation, or there is none.")
+    if seen:
+        lines += ["", "## Known deviations seen", ""]
+        lines += [f"- {kid}: {n} row(s)" for kid, n in sorted(seen.items())]
+    if malformed:
+        lines += ["", f"{len(malformed)} malformed line(s) skipped (first: {malformed[0][0]}:{malformed[0][1]})."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None) -> int:
+    args = parser().parse_args(argv)
+    files = run_files(args)
+    known = [] if args.known == "none" else known_list.read(args.known)
+    text = summarise(files, args.out, args.repro or os.path.join(args.out, "repro"), known)
+    path = os.path.join(args.out, "SUMMARY.md")
+    try:
+        os.makedirs(args.out, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise ReportError(f"cannot write {path}: {e.strerror}") from None
+    print(f"summary: {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(main))
