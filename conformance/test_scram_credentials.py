@@ -123,6 +123,10 @@ class Scram:
             ex = self.describe(users, version)
             self.expect_described(held, users, says)
             if secrets:
+                words = sorted({w for sec in secrets for w in texts(sec)})
+                for path in (["error_message"], ["results", "error_message"]):
+                    self.check.expect_field(path, refused=words,
+                                            says=f"{says}: no message spells a salt or salted password")
                 self.check.expect_observed("salts and salted passwords in the raw DescribeUserScramCredentials "
                                            "answer", leaked(ex.raw or b"", secrets), [[]],
                                            says=f"{says}: the answer carries no salt or salted password "
@@ -139,6 +143,13 @@ def spellings(secret: bytes) -> dict[str, bytes]:
     b64 = base64.b64encode(secret)
     return {"bytes": secret, "hex": secret.hex().encode(), "HEX": secret.hex().upper().encode(),
             "base64": b64.rstrip(b"="), "base64url": base64.urlsafe_b64encode(secret).rstrip(b"=")}
+
+
+def texts(secret: bytes) -> set[str]:
+    """The secret as a whole message could carry it (the replayable half of the leak check)."""
+    b64 = base64.b64encode(secret).decode()
+    return {secret.hex(), secret.hex().upper(), b64, b64.rstrip("="),
+            base64.urlsafe_b64encode(secret).decode().rstrip("="), secret.decode("latin-1")}
 
 
 def leaked(raw: bytes, secrets) -> list[str]:
