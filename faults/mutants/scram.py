@@ -63,21 +63,18 @@ class DescribeScramWrongIterations(Mutant):
 
 @mutant
 class AlterScramDeletionKeeps(Mutant):
-    """AlterUserScramCredentials answers NONE for every deletion but deletes nothing (the
-    upsertions are applied)."""
+    """AlterUserScramCredentials of deletions only (each user once) answers NONE for each
+    but deletes nothing."""
     name = "alter-scram-deletion-keeps-the-credential"
     catches = ("U1",)
     apis = (ApiKey.AlterUserScramCredentials,)
     over = OVER
 
     def request(self, seen):
-        dels = seen.request.get("deletions") or []
-        if not dels:
+        names = [d["name"] for d in seen.request.get("deletions") or []]
+        if not names or seen.request.get("upsertions") or len(set(names)) < len(names):
             return None
-        ups = seen.request.get("upsertions") or []
-        upstream = self.upstream(ApiKey.AlterUserScramCredentials, seen.api_version,
-                                 {**seen.request, "deletions": []}) if ups else None
-        return Reply(_answer(list(dict.fromkeys(d["name"] for d in dels)), upstream))
+        return Reply(_answer(names))
 
 
 @mutant
@@ -125,8 +122,9 @@ class AlterScramIterationsUnbounded(Mutant):
 
 @mutant
 class DescribeScramUnknownFailsAll(Mutant):
-    """DescribeUserScramCredentials naming a user without credentials answers every user
-    RESOURCE_NOT_FOUND, without credentials (as if one unknown user failed the request)."""
+    """DescribeUserScramCredentials naming one user without credentials beside others
+    answers every user RESOURCE_NOT_FOUND, without credentials (as if one unknown user
+    failed the request)."""
     name = "describe-scram-unknown-fails-all"
     catches = ("U3",)
     apis = (ApiKey.DescribeUserScramCredentials,)
@@ -134,7 +132,7 @@ class DescribeScramUnknownFailsAll(Mutant):
 
     def response(self, seen, body):
         results = body.get("results") or []
-        if not any(r.get("error_code") == Errors.RESOURCE_NOT_FOUND for r in results):
+        if [r.get("error_code") for r in results].count(Errors.RESOURCE_NOT_FOUND) != 1 or len(results) < 2:
             return None
         return {**body, "results": [{**r, "error_code": Errors.RESOURCE_NOT_FOUND, "credential_infos": [],
                                      "error_message": "Attempt to describe a user credential that does not exist"}
