@@ -35,7 +35,7 @@ from protocol.errors import error_name
 from reference import known_deviations as known
 from reference.scram_rules import (MECHANISMS, SHA_256, SHA_512, Deletion, Upsertion, alter, java_bucket,
                                    mechanism_name, refusal)
-from strategies import scram as gen
+from strategies import scram_credentials as gen
 
 from .parametrize import every_version
 

@@ -1,4 +1,4 @@
-"""U1-U3 can fail: every SCRAM mutant (faults/mutants/scram.py) fails the properties it
+"""U1-U3 can fail: every SCRAM mutant (faults/mutants/scram_credentials.py) fails the properties it
 names, where the same broker behind the transparent proxy passes them.
 
 The suite runs as users run it (``python -m pytest conformance/test_scram_credentials.py
@@ -18,14 +18,14 @@ from pathlib import Path
 import pytest
 
 from faults.mutants import all_mutants
-from faults.mutants.scram import OVER
+from faults.mutants.scram_credentials import OVER
 from fixtures.results import read_rows
 from reference import known_deviations
 from tests.replaying import assert_quickest_finding_replays
 
 ROOT = Path(__file__).resolve().parents[1]
 PROPS = ("U1", "U2", "U3")
-MUTANTS = {n: c for n, c in all_mutants().items() if c.__module__ == "faults.mutants.scram"}
+MUTANTS = {n: c for n, c in all_mutants().items() if c.__module__ == "faults.mutants.scram_credentials"}
 BASELINE = f"proxy:none@{OVER}"
 DEDICATED = known_deviations.entry("scram-upsertion-lost-when-a-deletion-empties-its-mechanism").test
 

@@ -31,9 +31,8 @@ def upsertion(user: str, mechanism=None):
 
 
 def users_credentials(max_users: int = 2):
-    """One or two users, each with one or both mechanisms upserted (a list of Upsertions,
-    one request's worth: each user named once... per mechanism; the check sends one
-    request per mechanism so that no user is named twice in a request)."""
+    """One or two users, each with one or both mechanisms upserted: a list of Upsertions
+    (the check sends them in requests that name each user once)."""
     def of(n):
         return st.tuples(*[st.lists(st.sampled_from(MECHANISMS), min_size=1, max_size=2, unique=True)
                            .flatmap(lambda ms, i=i: st.tuples(*[upsertion(USER + str(i), m) for m in ms]))
