@@ -395,7 +395,8 @@ def test_u3_an_unknown_or_repeated_user_answers_alone(check, api_key, version):
                    within=VISIBLE_S)
         scram.forget(held)
 
-    check.given(_described(), judged)
+    check.given(_described(), judged, first={"held": _u1_first(), "asked": [gen.USER + "1", gen.USER + "unknown",
+                                                                        gen.USER + "0"]})
 
 
 LOST_ENTRY = "scram-upsertion-lost-when-a-deletion-empties-its-mechanism"

@@ -1,5 +1,5 @@
-"""SCRAM credential faults (catalogue U1-U3): a describe that leaks a salt or misstates
-iterations, a deletion that keeps the credential, a user named twice applied instead of
+"""SCRAM credential faults (catalogue U1-U3): a describe that leaks a salt or mixes up a
+user's mechanisms' iterations, a deletion that keeps the credential, a user named twice applied instead of
 refused, iterations above Kafka's bound accepted, and an unknown user failing the whole
 describe. Measured over ``kafka:4.4.0`` (KRaft serves both APIs without a SCRAM listener)."""
 from __future__ import annotations
@@ -8,7 +8,7 @@ import base64
 
 from protocol.apis import ApiKey
 from protocol.errors import Errors
-from reference.scram_rules import MAX_ITERATIONS
+from reference.scram_rules import MAX_ITERATIONS, SHA_256, SHA_512
 from .mutant import Mutant, Reply, mutant
 
 OVER = "kafka:4.4.0"
@@ -46,17 +46,20 @@ class DescribeScramLeaksTheSalt(Mutant):
 
 
 @mutant
-class DescribeScramWrongIterations(Mutant):
-    """DescribeUserScramCredentials lists every credential with one iteration more than it
-    was upserted with."""
-    name = "describe-scram-wrong-iterations"
+class DescribeScramMixesUpMechanisms(Mutant):
+    """DescribeUserScramCredentials lists a user holding both mechanisms with its
+    SCRAM-SHA-256 iterations for SCRAM-SHA-512 too (one record read for both)."""
+    name = "describe-scram-mixes-up-mechanisms"
     catches = ("U1", "U3")
     apis = (ApiKey.DescribeUserScramCredentials,)
     over = OVER
 
     def response(self, seen, body):
-        results = [{**r, "credential_infos": [{**c, "iterations": c["iterations"] + 1}
-                                              for c in r.get("credential_infos") or []]}
+        def mixed(infos):
+            first = {c.get("mechanism"): c.get("iterations") for c in infos}.get(SHA_256)
+            return [{**c, "iterations": first} if c.get("mechanism") == SHA_512 and first is not None else c
+                    for c in infos]
+        results = [{**r, "credential_infos": mixed(r.get("credential_infos") or [])}
                    for r in body.get("results") or []]
         return {**body, "results": results}
 
