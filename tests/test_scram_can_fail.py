@@ -10,20 +10,14 @@ left out on both sides: no mutant counts as caught by it.
 """
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-from pathlib import Path
-
 import pytest
 
 from faults.mutants import all_mutants
 from faults.mutants.scram_credentials import OVER
-from fixtures.results import read_rows
 from reference import known_deviations
+from tests.family_matrix import family_run
 from tests.replaying import assert_quickest_finding_replays
 
-ROOT = Path(__file__).resolve().parents[1]
 PROPS = ("U1", "U2", "U3")
 MUTANTS = {n: c for n, c in all_mutants().items() if c.__module__ == "faults.mutants.scram_credentials"}
 BASELINE = f"proxy:none@{OVER}"
@@ -36,28 +30,18 @@ def spec_of(name: str) -> str:
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
-    """(the matrix run's results.jsonl, its rows by broker and cell, the dedicated check's
-    rows left out)."""
-    tmp = tmp_path_factory.mktemp("scram-can-fail")
-    specs = [BASELINE, *(spec_of(n) for n in MUTANTS)]
-    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
-    cmd = [sys.executable, "-m", "pytest", "conformance/test_scram_credentials.py", "-q", "-p", "no:cacheprovider",
-           "--profile", "ci", "--seed", "1", "--results-dir", str(tmp / "results"),
-           *[a for s in specs for a in ("--broker", s)]]
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    run = Path((tmp / "last-run").read_text().strip())
-    by_broker: dict[str, dict] = {}      # broker -> cell -> its rows (U2: one per test and kind)
-    for r in read_rows(run / "results.jsonl"):
-        if not r["check"].startswith(DEDICATED):
-            by_broker.setdefault(r["broker"], {}).setdefault((r["property"], r["api_key"], r["api_version"]),
-                                                             []).append(r)
-    return run / "results.jsonl", by_broker
+    """Each broker's (results.jsonl, rows by cell), from one matrix run, the dedicated
+    check's rows left out."""
+    out = family_run(tmp_path_factory.mktemp("scram-can-fail"), "conformance/test_scram_credentials.py",
+                     [BASELINE, *(spec_of(n) for n in MUTANTS)])
+    return {spec: (results, {cell: kept for cell, rs in cells.items()
+                             if (kept := [r for r in rs if not r["check"].startswith(DEDICATED)])})
+            for spec, (results, cells) in out.items()}
 
 
 @pytest.fixture(scope="module")
 def rows(run):
-    return run[1]
+    return {spec: cells for spec, (_, cells) in run.items()}
 
 
 def test_there_is_a_mutant_for_every_scram_property_and_each_runs_over_kafka():
@@ -92,5 +76,5 @@ def test_the_mutant_fails_every_version_of_its_properties(rows, name):
 def test_the_mutants_first_finding_gives_its_verdict_through_its_repro(run, name):
     """The mutant's quickest failing row, exported as a standalone repro.py, gives the same
     verdict against a fresh broker under the mutant (issue 25, item 1)."""
-    results, by_broker = run
-    assert_quickest_finding_replays(name, spec_of(name), by_broker[spec_of(name)], results)
+    results, cells = run[spec_of(name)]
+    assert_quickest_finding_replays(name, spec_of(name), cells, results)
