@@ -443,3 +443,17 @@ def describe_client_quota_filter(v: int, components, strict: bool) -> dict:
     0 exact name, 1 default, 2 any specified name)."""
     return {"components": [{"entity_type": t, "match_type": m, "match": x} for t, m, x in components],
             "strict": strict}
+# -- SCRAM credentials (conformance/test_scram_credentials.py) ---------------------------
+
+def describe_scram_credentials(v: int, users: Iterable[str]) -> dict:
+    """DescribeUserScramCredentials of the named ``users`` (in order, repeats kept)."""
+    return {"users": [{"name": u} for u in users]}
+
+
+def alter_scram_credentials(v: int, deletions: Iterable = (), upsertions: Iterable = ()) -> dict:
+    """AlterUserScramCredentials: ``deletions`` ``(name, mechanism)``, ``upsertions``
+    ``(name, mechanism, iterations, salt, salted_password)`` (reference/scram_rules.py's
+    Deletion / Upsertion), in order, repeats kept."""
+    return {"deletions": [{"name": d[0], "mechanism": d[1]} for d in deletions],
+            "upsertions": [{"name": u[0], "mechanism": u[1], "iterations": u[2], "salt": bytes(u[3]),
+                            "salted_password": bytes(u[4])} for u in upsertions]}

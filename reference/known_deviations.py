@@ -29,6 +29,7 @@ from typing import Callable
 from protocol.apis import ZERO_UUID, AlterConfigOp, ApiKey, ConfigResourceType
 
 from . import KNOWN_DEVIATIONS, features, topic_names
+from .scram_rules import last_holder_deleted_beside_an_upsertion
 from .topic_config import CONFIGS
 
 FORMAT = "kafka-admin-conformance/known-deviations/2"
@@ -139,6 +140,10 @@ INCREMENTAL_ALTER_CONFIGS_LIST_OP_ON_AN_UNKNOWN_KEY = "incremental-alter-configs
 #: A DeleteTopics entry with neither name nor id: ZooKeeper-mode Kafka answers
 #: TOPIC_AUTHORIZATION_FAILED (entry ``delete-topics-neither-name-nor-id-authorization-failed``).
 DELETE_TOPICS_ENTRY_NAMING_NOTHING = "delete-topics-entry-naming-nothing"
+#: AlterUserScramCredentials deleting one user's credential of a mechanism beside another
+#: user's upsertion of it: Kafka loses the upsertion where the deletion empties the mechanism
+#: (entry ``scram-upsertion-lost-when-a-deletion-empties-its-mechanism``).
+SCRAM_DELETION_BESIDE_AN_UPSERTION = "scram-deletion-beside-an-upsertion-of-its-mechanism"
 
 #: UpdateFeatures v0 allowing the downgrade of a feature the suite moves: KRaft Kafka 4.x reads
 #: the v1+ upgrade type (default UPGRADE) and refuses it (entry
@@ -170,6 +175,9 @@ SHAPES: dict[str, Shape] = {s.id: s for s in (
     Shape(UPDATE_FEATURES_V0_DOWNGRADE, ApiKey.UpdateFeatures,
           "an UpdateFeatures v0 update allowing the downgrade of a finalized feature the suite moves",
           _a_v0_downgrade_of_a_moved_feature),
+    Shape(SCRAM_DELETION_BESIDE_AN_UPSERTION, ApiKey.AlterUserScramCredentials,
+          "an AlterUserScramCredentials request deleting one user's credential of a mechanism and upserting "
+          "another user's of the same mechanism", last_holder_deleted_beside_an_upsertion),
 )}
 
 

@@ -232,9 +232,9 @@ def _scored_by_a_family_test() -> set[str]:
     """Mutants a family's can-fail test already scores, per test, against its own baseline
     (its ``MUTANTS``): scoring them here again doubled CI's longest test (issue 29, item 4)."""
     from tests import test_acls_can_fail, test_configs_can_fail, test_delete_records_can_fail, test_stateful_can_fail
-    from tests import test_client_quotas_can_fail
+    from tests import test_client_quotas_can_fail, test_scram_can_fail
     return {n for m in (test_acls_can_fail, test_configs_can_fail, test_delete_records_can_fail,
-                        test_stateful_can_fail, test_client_quotas_can_fail) for n in m.MUTANTS}
+                        test_stateful_can_fail, test_client_quotas_can_fail, test_scram_can_fail) for n in m.MUTANTS}
 
 
 MUTANTS = [n for n in mutation.scored_mutants() if n not in _scored_by_a_family_test()]
