@@ -432,16 +432,22 @@ def test_u2_deleting_a_mechanisms_last_credential_keeps_another_users_upsertion_
     user of the cluster holds."""
     check.require(api_key, version)
     scram = Scram(check)
-    everyone = scram.client.answered(ApiKey.DescribeUserScramCredentials, scram.dv, build.describe_scram_users(scram.dv))
-    taken = {c.get("mechanism") for r in everyone.get("results") or [] for c in r.get("credential_infos") or []}
-    free = [m for m in (SHA_256, SHA_512) if m not in taken]
-    if not free:
-        holders = sorted(r.get("user") for r in everyone.get("results") or [])
-        raise Unsupported("every SCRAM mechanism has a credential on this cluster: the check needs one no user "
-                          f"holds (a fresh broker); held by {len(holders)} users: {', '.join(holders[:4])}")
-    mech = free[0]
+
+    def free_mechanism() -> int:
+        """A mechanism no user of the cluster holds (asked inside the example: a broker whose
+        answer is unreadable fails the row with its counterexample)."""
+        everyone = scram.client.answered(ApiKey.DescribeUserScramCredentials, scram.dv,
+                                         build.describe_scram_users(scram.dv))
+        taken = {c.get("mechanism") for r in everyone.get("results") or [] for c in r.get("credential_infos") or []}
+        free = [m for m in (SHA_256, SHA_512) if m not in taken]
+        if not free:
+            holders = sorted(r.get("user") for r in everyone.get("results") or [])
+            raise Unsupported("every SCRAM mechanism has a credential on this cluster: the check needs one no user "
+                              f"holds (a fresh broker); held by {len(holders)} users: {', '.join(holders[:4])}")
+        return free[0]
 
     def judged(value):
+        mech = free_mechanism()
         x, y = _ordered_pair(check)
         first = Upsertion(x, mech, value["iterations"], value["salt"], value["salted_password"])
         held = _setup(scram, [first])
