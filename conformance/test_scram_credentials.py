@@ -257,6 +257,21 @@ def _setup(scram, held_ups: list[Upsertion]) -> dict[str, dict[int, int]]:
     return held
 
 
+def _held_then_altered(scram, value: dict, version: int):
+    """U2's example: the user of ``value["held"]`` holds its credential, then one
+    AlterUserScramCredentials at ``version`` sends the example's deletions and upsertions
+    (all named for this run). (names, the held upsertion, deletions, upsertions, the codes
+    Kafka answers, what is held afterwards)."""
+    names = scram.names([value["held"], *value["deletions"], *value["upsertions"]])
+    base = named(value["held"], names)
+    dels = [named(d, names) for d in value["deletions"]]
+    ups = [named(u, names) for u in value["upsertions"]]
+    held = _setup(scram, [base])
+    scram.alter(dels, ups, version)
+    codes, after = alter(held, dels, ups)
+    return names, base, dels, ups, codes, after
+
+
 @pytest.mark.prop("U2", source=U2_SOURCE)
 @pytest.mark.parametrize("api_key,version", every_version((ApiKey.AlterUserScramCredentials,)))
 def test_u2_a_user_named_twice_answers_duplicate_resource_and_changes_nothing(check, api_key, version):
@@ -269,13 +284,7 @@ def test_u2_a_user_named_twice_answers_duplicate_resource_and_changes_nothing(ch
     scram = Scram(check)
 
     def judged(value):
-        names = scram.names([value["held"], *value["deletions"], *value["upsertions"]])
-        base = named(value["held"], names)
-        dels = [named(d, names) for d in value["deletions"]]
-        ups = [named(u, names) for u in value["upsertions"]]
-        held = _setup(scram, [base])
-        scram.alter(dels, ups, version)
-        codes, after = alter(held, dels, ups)
+        names, base, dels, ups, codes, after = _held_then_altered(scram, value, version)
         scram.expect_altered(codes, f"{value['kind']} of {base.name!r}: Kafka answers DUPLICATE_RESOURCE for it "
                                     "and applies the other user's")
         scram.held_as(after, list(dict.fromkeys(names.values())), f"after {value['kind']} of {base.name!r}")
@@ -314,13 +323,7 @@ def test_u2_an_invalid_credential_fails_alone_and_the_others_apply(check, api_ke
     scram = Scram(check)
 
     def judged(value):
-        names = scram.names([value["held"], *value["deletions"], *value["upsertions"]])
-        base = named(value["held"], names)
-        dels = [named(d, names) for d in value["deletions"]]
-        ups = [named(u, names) for u in value["upsertions"]]
-        held = _setup(scram, [base])
-        scram.alter(dels, ups, version)
-        codes, after = alter(held, dels, ups)
+        names, _, dels, ups, codes, after = _held_then_altered(scram, value, version)
         bad = next(e for e in [*dels, *ups] if refusal(e) is not None)
         scram.expect_altered(codes, f"Kafka refuses the {kind} alone ({error_name(refusal(bad))})")
         scram.held_as(after, [n for n in dict.fromkeys(names.values()) if n],
