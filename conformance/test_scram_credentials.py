@@ -290,7 +290,16 @@ def test_u2_a_user_named_twice_answers_duplicate_resource_and_changes_nothing(ch
         scram.held_as(after, list(dict.fromkeys(names.values())), f"after {value['kind']} of {base.name!r}")
         scram.forget(after)
 
-    check.given(_duplicates(), judged)
+    check.given(_duplicates(), judged, first=_first_duplicates())
+
+
+def _first_duplicates() -> dict:
+    """The example U2 asks first (on a broker without the refusal it fails at once, and is
+    not shrunk): two upsertions of the mechanism a user does not hold, beside another user's
+    upsertion (no deletion: not the known deviation's shape)."""
+    ups = [gen.first_upsertion(gen.USER + "0", SHA_512)] * 2
+    return {"held": gen.first_upsertion(gen.USER + "0", SHA_256), "kind": TWICE[0], "deletions": [],
+            "upsertions": ups + [gen.first_upsertion(gen.USER + "1", SHA_256)]}
 
 
 @st.composite
@@ -330,7 +339,19 @@ def test_u2_an_invalid_credential_fails_alone_and_the_others_apply(check, api_ke
                       f"after an AlterUserScramCredentials with a {kind}")
         scram.forget(after)
 
-    check.given(_refused(kind, check.avoided_shapes), judged)
+    check.given(_refused(kind, check.avoided_shapes), judged, first=_first_refused(kind, check.avoided_shapes))
+
+
+def _first_refused(kind: str, avoided: frozenset) -> dict:
+    """The example U2 asks first for ``kind`` (the simplest of ``_refused``): on a broker
+    that accepts the entry it fails at once, unshrunk; on Kafka hypothesis then draws."""
+    held = gen.first_upsertion(gen.USER + "0", SHA_256)
+    other = gen.first_upsertion(gen.USER + "1", SHA_512 if known.SCRAM_DELETION_BESIDE_AN_UPSERTION in avoided
+                                else SHA_256)
+    bad = gen.first_refused(kind)
+    ups = [other] + ([bad] if isinstance(bad, Upsertion) else [])
+    dels = [Deletion(held.name, held.mechanism)] + ([bad] if isinstance(bad, Deletion) else [])
+    return {"held": held, "deletions": dels, "upsertions": ups}
 
 
 @st.composite

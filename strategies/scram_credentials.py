@@ -14,8 +14,22 @@ from reference.scram_rules import MAX_ITERATIONS, MECHANISMS, MIN_ITERATIONS, UN
 USER = "user-"
 
 
+#: how many distinct bytes a secret has at least
+DISTINCT = 6
+
+
 def _secret(min_size: int):
-    return st.binary(min_size=min_size, max_size=32).filter(lambda b: len(set(b)) >= 6)
+    """Random bytes, ``min_size`` to 32 long, with at least DISTINCT distinct values: built
+    so, not filtered (a filter makes every shrink step of a failing check redraw until a
+    candidate passes it, seconds of CPU per row on a broker that fails U2)."""
+    distinct = st.lists(st.integers(0, 255), min_size=DISTINCT, max_size=DISTINCT, unique=True).map(bytes)
+    rest = st.binary(min_size=min_size - DISTINCT, max_size=32 - DISTINCT)
+    return st.tuples(rest, distinct, st.integers(0, 32)).map(lambda t: _spliced(*t))
+
+
+def _spliced(rest: bytes, distinct: bytes, at: int) -> bytes:
+    at = at % (len(rest) + 1)
+    return rest[:at] + distinct + rest[at:]
 
 
 def iterations(mechanism: int):
@@ -59,6 +73,32 @@ def refused(kind: str):
         return st.builds(Deletion, st.just(BAD), st.sampled_from((UNKNOWN, 3, 127, -1)))
     if kind == "empty user name":
         return st.sampled_from(MECHANISMS).flatmap(lambda m: upsertion("", m))
+    raise KeyError(kind)
+
+
+#: the secret of a first example (``first_upsertion``): 16 distinct bytes
+FIRST_SECRET = bytes(range(40, 56))
+
+
+def first_upsertion(user: str, mechanism: int) -> Upsertion:
+    """The valid upsertion a check asks first (an explicit example, what hypothesis would
+    shrink ``upsertion(user, mechanism)`` to): the mechanism's minimum iterations."""
+    return Upsertion(user, mechanism, MIN_ITERATIONS[mechanism], FIRST_SECRET, FIRST_SECRET)
+
+
+def first_refused(kind: str):
+    """The entry of ``kind`` a check asks first: the simplest of ``refused(kind)``."""
+    mechanism = MECHANISMS[0]
+    if kind == "iterations below the minimum":
+        return Upsertion(BAD, mechanism, 0, FIRST_SECRET, FIRST_SECRET)
+    if kind == "iterations above the maximum":
+        return Upsertion(BAD, mechanism, MAX_ITERATIONS + 1, FIRST_SECRET, FIRST_SECRET)
+    if kind == "unknown mechanism upserted":
+        return Upsertion(BAD, UNKNOWN, 4096, FIRST_SECRET, FIRST_SECRET)
+    if kind == "unknown mechanism deleted":
+        return Deletion(BAD, UNKNOWN)
+    if kind == "empty user name":
+        return first_upsertion("", mechanism)
     raise KeyError(kind)
 
 
