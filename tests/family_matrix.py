@@ -38,3 +38,42 @@ def family_run(tmp: Path, module: str, specs: list[str], *extra: str, timeout: f
     missing = [s for s in specs if s not in out]
     assert not missing, f"no rows for {missing}: " + proc.stdout[-2000:]
     return out
+
+
+# -- the checks every family's can-fail test makes of its matrix's rows ---------------------------
+
+def family_mutants(module: str) -> dict:
+    """The mutants of ``faults.mutants.<module>``, by name."""
+    from faults.mutants import all_mutants
+    return {n: c for n, c in all_mutants().items() if c.__module__ == f"faults.mutants.{module}"}
+
+
+def assert_a_mutant_for_every_property(mutants: dict, props, over: str | None = None) -> None:
+    """Each property of the family names at least one mutant that catches it; with ``over``,
+    every mutant runs over that broker spec."""
+    caught = {p for c in mutants.values() for p in c.catches}
+    assert caught >= set(props), f"no mutant for {set(props) - caught}"
+    if over is not None:
+        assert {c.over for c in mutants.values()} == {over}
+
+
+def assert_the_baseline_passes(base: dict, props, allowed=("pass", "unsupported")) -> None:
+    """The transparent proxy's rows: every property of the family has a judged cell (one that
+    is not only unsupported), and each judged cell's rows are ``allowed`` outcomes."""
+    judged = {cell for cell, rs in base.items() if any(r["outcome"] != "unsupported" for r in rs)}
+    assert {cell[0] for cell in judged} == set(props), sorted(judged)
+    for cell in judged:
+        assert all(r["outcome"] in allowed for r in base[cell]), base[cell]
+
+
+def assert_the_mutant_fails_every_version(name: str, cls, mutated: dict, base: dict, baseline: str) -> None:
+    """Every cell of each property the mutant ``catches`` that passes over ``baseline`` has a
+    fail row under the mutant, each with its counterexample."""
+    for prop in cls.catches:
+        cells = sorted(c for c in base if c[0] == prop and any(r["outcome"] == "pass" for r in base[c]))
+        assert cells, f"{name}: no {prop} row passes over {baseline}"
+        for cell in cells:
+            failing = [r for r in mutated[cell] if r["outcome"] == "fail"]
+            assert failing, f"{name} ({cls.describe()}) survived {cell}: " + "; ".join(
+                f"{r['outcome']} {r['message']}" for r in mutated[cell])
+            assert all(r["counterexample"] is not None for r in failing), failing
