@@ -33,8 +33,12 @@ def _env(venv: Path) -> dict:
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory) -> Path:
     dist = tmp_path_factory.mktemp("dist")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-q", "-w", str(dist)],
-                   check=True, cwd=dist)
+    # -v: pip shows the build backend's own output, and its warnings, only then
+    p = subprocess.run([sys.executable, "-m", "pip", "wheel", str(ROOT), "--no-deps", "-v", "-w", str(dist)],
+                       cwd=dist, capture_output=True, text=True)
+    assert p.returncode == 0, p.stdout[-3000:] + p.stderr[-3000:]
+    warned = [ln.strip() for ln in (p.stdout + p.stderr).splitlines() if "Warning:" in ln or "deprecated" in ln]
+    assert not warned, warned          # e.g. setuptools' "`project.license` as a TOML table is deprecated"
     wheel = next(dist.glob("kafka_admin_conformance-*.whl"))
     venv = tmp_path_factory.mktemp("venv")
     subprocess.run([sys.executable, "-m", "venv", "--clear", str(venv)], check=True)
