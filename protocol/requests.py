@@ -451,16 +451,18 @@ def consumer_subscription(topics: Sequence[str]) -> bytes:
 
 
 def join_group(v: int, group: str, member_id: str, subscription: bytes, *, session_timeout_ms: int = 30000,
-               rebalance_timeout_ms: int = 30000, assignor: str = "range") -> dict:
+               rebalance_timeout_ms: int = 30000, assignor: str = "range", instance_id: str | None = None) -> dict:
     """Join ``group`` as a consumer (protocol type "consumer", one assignor) with
-    ``subscription`` (consumer_subscription); no instance id (v5+), no reason (v8+)
-    (JoinGroupRequest.json)."""
+    ``subscription`` (consumer_subscription); a static member with ``instance_id`` (v5+,
+    KIP-345), no reason (v8+) (JoinGroupRequest.json)."""
     body = {"group_id": group, "session_timeout_ms": session_timeout_ms, "member_id": member_id,
             "protocol_type": "consumer", "protocols": [{"name": assignor, "metadata": subscription}]}
     if v >= 1:
         body["rebalance_timeout_ms"] = rebalance_timeout_ms
     if v >= 5:
-        body["group_instance_id"] = None
+        body["group_instance_id"] = instance_id
+    elif instance_id is not None:
+        raise Inexpressible(f"JoinGroup v{v}: a static member (group_instance_id) from v5")
     if v >= 8:
         body["reason"] = None
     return body
@@ -479,12 +481,12 @@ def sync_group(v: int, group: str, generation: int, member_id: str, assignments:
     return body
 
 
-def leave_group(v: int, group: str, member_id: str) -> dict:
-    """``member_id`` leaves ``group``: one member until v2, a ``members`` list from v3
-    (LeaveGroupRequest.json)."""
+def leave_group(v: int, group: str, member_id: str, instance_id: str | None = None) -> dict:
+    """``member_id`` (or the static member ``instance_id``, member id "", v3+) leaves
+    ``group``: one member until v2, a ``members`` list from v3 (LeaveGroupRequest.json)."""
     if v < 3:
         return {"group_id": group, "member_id": member_id}
-    member = {"member_id": member_id, "group_instance_id": None}
+    member = {"member_id": member_id, "group_instance_id": instance_id}
     if v >= 5:
         member["reason"] = None
     return {"group_id": group, "members": [member]}
