@@ -220,13 +220,20 @@ def test_g1_offsets_committed_for_an_empty_group_are_fetched_back_exactly_and_th
                                                                                                  version):
     """OffsetCommit (generation -1, no member) of drawn offsets and metadata for a new group,
     then OffsetFetch of every partition of the topics (one of the two at this version, the
-    other at the newest the broker advertises): each committed partition answers exactly its
+    other at the newest the broker advertises; at v0, which keeps offsets in ZooKeeper, both
+    at v0): each committed partition answers exactly its
     offset and metadata, each other one -1 and ""; ListGroups lists the group once (state
     Empty from v4) and DescribeGroups describes it Empty with no member."""
     check.require(api_key, version)
     g = Groups(check)
     cv = version if api_key == ApiKey.OffsetCommit else g.cv
     fv = version if api_key == ApiKey.OffsetFetch else g.fv
+    if version == 0:
+        # v0 of both keeps offsets in ZooKeeper, apart from the coordinator's store
+        # (OffsetCommitRequest.json, OffsetFetchRequest.json): v0 is read back with v0
+        other = ApiKey.OffsetFetch if api_key == ApiKey.OffsetCommit else ApiKey.OffsetCommit
+        check.require(other, 0)
+        cv = fv = 0
 
     def judged(value):
         base = check.topic("go")
@@ -397,6 +404,13 @@ G5_SOURCE = (GMM + " (classicGroupJoin, classicGroupJoinToClassicGroup, validate
              + OMM + " (deleteOffsets)")
 
 
+#: the member's rebalance timeout: a coordinator may hold a new group's first JoinGroup until
+#: it (Kafka: ``group.initial.rebalance.delay.ms``, 3 s by default, at most this), so it is
+#: below the request timeout; the check is done long before the SyncGroup it then awaits
+#: would be due
+REBALANCE_MS = 10_000
+
+
 class Member:
     """A consumer in a classic group, over the wire: a static member (KIP-345, JoinGroup v5+
     with a run-prefixed ``group_instance_id``), so that its requests carry nothing the
@@ -415,7 +429,8 @@ class Member:
         self.g, self.client, self.group, self.instance = g, client, group, f"{group}-member"
         jv = g.admin.version(ApiKey.JoinGroup, at_least=5)
         g.answered(client, ApiKey.JoinGroup, jv, build.join_group(jv, group, "", build.consumer_subscription(topics),
-                                                                  instance_id=self.instance))
+                                                                  instance_id=self.instance,
+                                                                  rebalance_timeout_ms=REBALANCE_MS))
         check.expect_field(["error_code"], [Errors.NONE], setup=True,
                            says=f"setup: JoinGroup v{jv} of {group!r} as a static consumer of {topics}: NONE")
         check.expect_field(["members", "member_id"], count=1,
