@@ -85,6 +85,14 @@ FAMILIES = {
           "Kafka's bounds, unknown mechanisms and empty names are refused alone (U2), an unknown or "
           "repeated user in a describe answers alone (U3)",
           "KIP-554; Kafka's ScramControlManager, ScramImage"),
+    "G": ("consumer groups and offsets: offsets committed for an empty (simple) group are fetched back "
+          "exactly and the group is listed and described Empty (G1), an unknown group is described Dead, "
+          "NONE below DescribeGroups v6 and GROUP_ID_NOT_FOUND from v6 (G2), DeleteGroups deletes each empty "
+          "group and refuses each unknown one alone, and a deleted group's offsets go (G3), OffsetDelete "
+          "removes the offsets it names alone and refuses an unknown group (G4), a group with a member (joined "
+          "over the wire) is refused deletion (NON_EMPTY_GROUP) and so are the offsets of the topics it "
+          "subscribes to (GROUP_SUBSCRIBED_TO_TOPIC) (G5); every group is run-prefixed and deleted after its example",
+          "KIP-1043; Kafka's GroupMetadataManager, OffsetMetadataManager, ClassicGroup"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }
@@ -108,7 +116,8 @@ ApiVersions v3+, `conformance/capabilities.py`); K2 passes through the emulating
 F1 and F3 move a finalized feature only where the cluster finalizes one the suite may move
 (`reference/features.py`: on Kafka 4.x `eligible.leader.replicas.version` or `group.version`,
 put back at once; never `metadata.version`); elsewhere they are `unsupported` saying so. The
-M and F checks need no preset.
+M and F checks need no preset; nor do G1-G5, which need only a broker serving the group APIs
+(G5 also JoinGroup, SyncGroup and LeaveGroup: its member joins over the wire and leaves).
 
 U1-U3 need no preset: in KRaft (metadata.version 3.5 and later) both SCRAM APIs work without a
 SCRAM listener. Every example names its own run-prefixed users and deletes what it upserted,

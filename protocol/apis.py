@@ -81,7 +81,9 @@ class Role(Enum):
     (WriteTxnMarkers, the share-group state APIs, the Raft and registration APIs). The Admin
     client borrows three of those for one operation each (InitProducerId for
     ``fenceProducers``, WriteTxnMarkers for ``abortTransaction``, LeaveGroup for
-    ``removeMembersFromConsumerGroup``); they keep the role of what they are.
+    ``removeMembersFromConsumerGroup``); they keep the role of what they are. JoinGroup,
+    SyncGroup and LeaveGroup are ``DATA``: the group properties (catalogue G5) make a member
+    over the wire, as a consumer does, to see what a group with members is refused.
     :data:`NOT_DECLARED` gives, for every other API Kafka serves, the reason it is not here.
     """
     ADMIN = "admin"   #: catalogue P1's admin APIs: the properties are parametrised over them
@@ -286,6 +288,9 @@ DECLARATIONS: dict[ApiKey, ApiSpec] = _declare(
             ("groups[group_id]", "topics[name].partition_indexes[]")),
     ApiSpec(ApiKey.FindCoordinator, ADMIN, "coordinators[key]", "coordinator_keys[]",
             names={"key": E.COORDINATOR_KEY, "coordinator_keys": E.COORDINATOR_KEY}),
+    ApiSpec(ApiKey.JoinGroup, DATA, mutates="joins a group (making it if it does not exist)"),
+    ApiSpec(ApiKey.LeaveGroup, DATA, mutates="removes a group member"),
+    ApiSpec(ApiKey.SyncGroup, DATA),
     ApiSpec(ApiKey.DescribeGroups, ADMIN, "groups[group_id]", "groups[]"),
     ApiSpec(ApiKey.ListGroups, ADMIN),
     ApiSpec(ApiKey.SaslHandshake, SETUP),
@@ -376,11 +381,7 @@ _STATE = "the share coordinator's state store, sent by brokers (KIP-932); never 
 #: the codec library's ``ApiKey``): (its name, why it is not declared). A test asks a real
 #: kafka:4.4.0 its ApiVersions and fails on an API in neither table.
 NOT_DECLARED: dict[int, tuple[str, str]] = {
-    int(ApiKey.JoinGroup): ("JoinGroup", _MEMBER),
     int(ApiKey.Heartbeat): ("Heartbeat", _MEMBER),
-    int(ApiKey.LeaveGroup): ("LeaveGroup", _MEMBER + " (its removeMembersFromConsumerGroup borrows it to "
-                                           "remove members: a member's request sent on their behalf)"),
-    int(ApiKey.SyncGroup): ("SyncGroup", _MEMBER),
     int(ApiKey.InitProducerId): ("InitProducerId", _TXN + " (fenceProducers borrows it to bump an epoch)"),
     int(ApiKey.OffsetForLeaderEpoch): ("OffsetForLeaderEpoch", "a consumer's or follower's log truncation "
                                                                "check; the Admin client does not send it"),

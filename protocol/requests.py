@@ -13,6 +13,7 @@ Only P1-P3, which must send odd shapes on purpose, build raw bodies themselves.
 """
 from __future__ import annotations
 
+import struct
 import uuid
 from enum import IntEnum
 from typing import Iterable, Mapping, Sequence
@@ -360,6 +361,135 @@ def list_groups(v: int) -> dict:
 def delete_groups(v: int, names: Sequence[str]) -> dict:
     """Same fields at every version 0-3 (DeleteGroupsRequest.json)."""
     return {"groups_names": list(names)}
+
+
+def describe_groups(v: int, names: Sequence[str]) -> dict:
+    """The groups ``names``; authorized operations (v3+) not asked for (DescribeGroupsRequest.json)."""
+    body = {"groups": list(names)}
+    if v >= 3:
+        body["include_authorized_operations"] = False
+    return body
+
+
+#: a committed offset: ``(partition, offset, metadata)``
+Commit = tuple[int, int, str]
+
+
+def offset_commit(v: int, group: str, offsets: Iterable[tuple[str, Iterable[Commit]]], *,
+                  ids: Mapping[str, uuid.UUID] | None = None) -> dict:
+    """Commit ``offsets`` (``(topic, [(partition, offset, metadata), ...])``) for ``group``
+    as the Admin client's ``alterConsumerGroupOffsets`` does: a simple group, no member
+    (generation -1, member id ""), no instance id (v7+), no leader epoch (-1, v6+), the
+    broker's retention (-1, v2-v4). Topics by name until v9, by id from v10 (``ids``
+    gives each topic's id; OffsetCommitRequest.json)."""
+    def topic(name, parts):
+        entry = {"partitions": [{"partition_index": p, "committed_offset": o, "committed_metadata": m,
+                                 **({"committed_leader_epoch": -1} if v >= 6 else {})} for p, o, m in parts]}
+        if v >= 10:
+            if not ids or name not in ids:
+                raise Inexpressible(f"OffsetCommit v{v} names topics by id (v10+); no id for {name!r}")
+            entry["topic_id"] = ids[name]
+        else:
+            entry["name"] = name
+        return entry
+    body = {"group_id": group, "generation_id_or_member_epoch": -1, "member_id": "",
+            "topics": [topic(n, ps) for n, ps in offsets]}
+    if v >= 7:
+        body["group_instance_id"] = None
+    if 2 <= v <= 4:
+        body["retention_time_ms"] = -1
+    return body
+
+
+def offset_fetch(v: int, group: str, topics: Iterable[tuple[str, Iterable[int]]] | None, *,
+                 ids: Mapping[str, uuid.UUID] | None = None) -> dict:
+    """The committed offsets of ``group`` for ``topics`` (``(topic, [partition, ...])``;
+    None: every topic, v2+), as the Admin client's ``listConsumerGroupOffsets`` does: one
+    group until v7, a ``groups`` list from v8 (no member, epoch -1, v9+), topics by id from
+    v10 (``ids``), ``require_stable`` from v7 (OffsetFetchRequest.json)."""
+    def topic(name, parts):
+        entry = {"partition_indexes": list(parts)}
+        if v >= 10:
+            if not ids or name not in ids:
+                raise Inexpressible(f"OffsetFetch v{v} names topics by id (v10+); no id for {name!r}")
+            entry["topic_id"] = ids[name]
+        else:
+            entry["name"] = name
+        return entry
+    if topics is None and v < 2:
+        raise Inexpressible(f"OffsetFetch v{v}: every topic (a null topic list) from v2")
+    listed = None if topics is None else [topic(n, ps) for n, ps in topics]
+    if v >= 8:
+        group_entry = {"group_id": group, "topics": listed}
+        if v >= 9:
+            group_entry.update(member_id=None, member_epoch=-1)
+        return {"groups": [group_entry], "require_stable": False}
+    body = {"group_id": group, "topics": listed}
+    if v >= 7:
+        body["require_stable"] = False
+    return body
+
+
+def offset_delete(v: int, group: str, partitions: Iterable[tuple[str, Iterable[int]]]) -> dict:
+    """Delete ``group``'s committed offsets of ``partitions`` (``(topic, [partition, ...])``;
+    OffsetDeleteRequest.json)."""
+    return {"group_id": group, "topics": [{"name": n, "partitions": [{"partition_index": p} for p in ps]}
+                                          for n, ps in partitions]}
+
+
+# -- a classic group member (JoinGroup, SyncGroup, LeaveGroup), as a consumer -------------
+
+def consumer_subscription(topics: Sequence[str]) -> bytes:
+    """A consumer's subscription as the classic protocol carries it (JoinGroup protocol
+    metadata): ConsumerProtocolSubscription v0, the topics and no user data
+    (clients/src/main/resources/common/message/ConsumerProtocolSubscription.json)."""
+    out = struct.pack(">hi", 0, len(topics))
+    for t in topics:
+        raw = t.encode()
+        out += struct.pack(">h", len(raw)) + raw
+    return out + struct.pack(">i", -1)
+
+
+def join_group(v: int, group: str, member_id: str, subscription: bytes, *, session_timeout_ms: int = 30000,
+               rebalance_timeout_ms: int = 30000, assignor: str = "range", instance_id: str | None = None) -> dict:
+    """Join ``group`` as a consumer (protocol type "consumer", one assignor) with
+    ``subscription`` (consumer_subscription); a static member with ``instance_id`` (v5+,
+    KIP-345), no reason (v8+) (JoinGroupRequest.json)."""
+    body = {"group_id": group, "session_timeout_ms": session_timeout_ms, "member_id": member_id,
+            "protocol_type": "consumer", "protocols": [{"name": assignor, "metadata": subscription}]}
+    if v >= 1:
+        body["rebalance_timeout_ms"] = rebalance_timeout_ms
+    if v >= 5:
+        body["group_instance_id"] = instance_id
+    elif instance_id is not None:
+        raise Inexpressible(f"JoinGroup v{v}: a static member (group_instance_id) from v5")
+    if v >= 8:
+        body["reason"] = None
+    return body
+
+
+def sync_group(v: int, group: str, generation: int, member_id: str, assignments: Mapping[str, bytes], *,
+               assignor: str = "range") -> dict:
+    """SyncGroup of a consumer (the leader gives ``assignments``, a follower none); the
+    protocol type and name from v5 (SyncGroupRequest.json)."""
+    body = {"group_id": group, "generation_id": generation, "member_id": member_id,
+            "assignments": [{"member_id": m, "assignment": a} for m, a in assignments.items()]}
+    if v >= 3:
+        body["group_instance_id"] = None
+    if v >= 5:
+        body.update(protocol_type="consumer", protocol_name=assignor)
+    return body
+
+
+def leave_group(v: int, group: str, member_id: str, instance_id: str | None = None) -> dict:
+    """``member_id`` (or the static member ``instance_id``, member id "", v3+) leaves
+    ``group``: one member until v2, a ``members`` list from v3 (LeaveGroupRequest.json)."""
+    if v < 3:
+        return {"group_id": group, "member_id": member_id}
+    member = {"member_id": member_id, "group_instance_id": instance_id}
+    if v >= 5:
+        member["reason"] = None
+    return {"group_id": group, "members": [member]}
 
 
 def describe_client_quotas(v: int) -> dict:

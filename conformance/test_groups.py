@@ -1,0 +1,503 @@
+"""G1-G4: consumer groups and their committed offsets as the Admin client alters, lists,
+describes and deletes them (OffsetCommit, OffsetFetch, ListGroups, DescribeGroups,
+DeleteGroups, OffsetDelete), against Kafka's group coordinator.
+
+Kafka's rules, with their sources, are in ``reference/group_rules.py``; the model the answers
+are judged against is ``conformance/group_model.py``:
+
+* G1: offsets committed (OffsetCommit, generation -1, no member: the Admin client's
+  ``alterConsumerGroupOffsets``) for a group that does not exist make it a simple, empty
+  classic group (``OffsetMetadataManager.validateOffsetCommit``); OffsetFetch then answers
+  each partition asked exactly as committed, or offset -1 and metadata "" where nothing was
+  committed (``fetchOffsets``); ListGroups lists the group (state ``Empty`` from v4) and
+  DescribeGroups describes it ``Empty`` with no member (``GroupMetadataManager.listGroups``,
+  ``describeGroups``).
+* G2: DescribeGroups describes a group the coordinator does not have as ``Dead`` with no
+  member, with error NONE below v6 and GROUP_ID_NOT_FOUND from v6 (KIP-1043), each group of
+  the request on its own (``GroupMetadataManager.describeGroups``).
+* G3: DeleteGroups deletes an empty group (NONE) and answers GROUP_ID_NOT_FOUND for one the
+  coordinator does not have, each entry on its own whatever the others are; a deleted group's
+  offsets go with it (``GroupMetadataManager.validateDeleteGroup``,
+  ``ClassicGroup.validateDeleteGroup``, ``OffsetMetadataManager.deleteAllOffsets``).
+* G4: OffsetDelete of some partitions of an empty group answers NONE for each and removes
+  those offsets alone; of a group the coordinator does not have it answers GROUP_ID_NOT_FOUND
+  (``OffsetMetadataManager.deleteOffsets``, ``validateOffsetDelete``).
+
+Every group is the check's own (a fresh run-prefixed name per example, ``check.topic``; the
+external-cluster guard, ``fixtures/scope.py``, refuses any other group name) and is deleted
+when its example ends; the end-of-run clean-up (``fixtures/leftovers.py``) lists and deletes
+the run's groups on a cluster the suite did not start. Group requests go to the group's
+coordinator (FindCoordinator) on a cluster of several brokers; a coordinator still loading
+its partition is asked again for up to ``VISIBLE_S``.
+"""
+from __future__ import annotations
+
+import pytest
+
+from fixtures.admin import Admin
+from fixtures.harness import expect_setup
+from fixtures.waiting import VISIBLE_S
+from protocol import ApiKey, Errors
+from protocol import requests as build
+from reference.group_rules import (BY_TOPIC_ID_FROM, DEAD, EMPTY, FETCH_GROUPS_FROM, NO_OFFSET,
+                                   describe_unknown_code)
+from strategies import groups as gen
+
+from .group_model import GroupModel
+from .parametrize import every_version
+
+K = "apache/kafka "
+COORD = K + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/"
+GMM, OMM, CLASSIC = COORD + "GroupMetadataManager.java", COORD + "OffsetMetadataManager.java", \
+    COORD + "classic/ClassicGroup.java"
+G1_SOURCE = (OMM + " (validateOffsetCommit, fetchOffsets); " + GMM + " (getOrMaybeCreateClassicGroup, listGroups, "
+             "describeGroups)")
+G2_SOURCE = (GMM + " (describeGroups); " + K + "clients/src/main/resources/common/message/DescribeGroupsResponse.json "
+             "(version 6: GROUP_ID_NOT_FOUND); KIP-1043 \"Administration of groups\"")
+G3_SOURCE = (GMM + " (validateDeleteGroup, createGroupTombstoneRecords); " + CLASSIC + " (validateDeleteGroup); "
+             + OMM + " (deleteAllOffsets, fetchOffsets)")
+G4_SOURCE = OMM + " (deleteOffsets, validateOffsetDelete); " + CLASSIC + " (validateOffsetDelete, isSubscribedToTopic)"
+
+#: what a coordinator answers while its partition of __consumer_offsets is made or loaded,
+#: or moves (GroupCoordinatorService, CoordinatorRuntime): asked again (an OffsetCommit also
+#: while the coordinator does not know a topic just made yet)
+TRANSIENT = frozenset({int(Errors.COORDINATOR_LOAD_IN_PROGRESS), int(Errors.COORDINATOR_NOT_AVAILABLE),
+                       int(Errors.NOT_COORDINATOR)})
+
+
+def _error_paths(api_key: int, v: int) -> list[list[str]]:
+    """Where an answer of ``api_key`` at ``v`` carries error codes."""
+    if api_key == ApiKey.OffsetCommit:
+        return [["topics", "partitions", "error_code"]]
+    if api_key == ApiKey.OffsetFetch:
+        if v >= FETCH_GROUPS_FROM:
+            return [["groups", "error_code"], ["groups", "topics", "partitions", "error_code"]]
+        return ([["error_code"]] if v >= 2 else []) + [["topics", "partitions", "error_code"]]
+    if api_key == ApiKey.DescribeGroups:
+        return [["groups", "error_code"]]
+    if api_key == ApiKey.DeleteGroups:
+        return [["results", "error_code"]]
+    return [["error_code"]]       # ListGroups, OffsetDelete, JoinGroup, SyncGroup
+
+
+class Groups:
+    """One check's view of the broker's groups: each group's coordinator and the group APIs."""
+
+    def __init__(self, check):
+        for api_key in (ApiKey.OffsetCommit, ApiKey.OffsetFetch):
+            check.require(api_key)
+        check.require_mutations()
+        self.check = check
+        self.admin = Admin(check)
+        self.cv = self.admin.version(ApiKey.OffsetCommit)
+        self.fv = self.admin.version(ApiKey.OffsetFetch)
+        self._clients: dict = {}
+
+    # -- where a group's requests go -------------------------------------------------
+    def client(self, group: str):
+        """The group's coordinator's connection: the one FindCoordinator names (asked until
+        it answers NONE; as for Kafka's clients, FindCoordinator is what makes
+        ``__consumer_offsets`` on a new cluster), the check's own on a single broker."""
+        v = self.admin.version(ApiKey.FindCoordinator)
+        self.admin.client.answered(ApiKey.FindCoordinator, v, build.find_coordinator(v, group))
+        self.check.expect_field(["coordinators", "error_code"] if v >= 4 else ["error_code"], [Errors.NONE],
+                                setup=True, retry_s=VISIBLE_S,
+                                says=f"setup: FindCoordinator v{v} of {group!r} names its coordinator (NONE)")
+        answer = self.check.answers[self.check.last_step].response or {}
+        found = (answer.get("coordinators") or [{}])[0] if v >= 4 else answer
+        node = (found["host"], found["port"])
+        if node == self.admin.client.node or len(self.check.broker.addresses) == 1:
+            return self.admin.client
+        return self._clients.setdefault(node, self.check.client(node))
+
+    def by_coordinator(self, groups: list[str]) -> list[tuple[object, list[str]]]:
+        """``groups`` split by coordinator, in their order (one batch on a single broker)."""
+        out: dict = {}
+        for g in groups:
+            c = self.client(g)
+            out.setdefault(id(c), (c, []))[1].append(g)
+        return list(out.values())
+
+    def answered(self, client, api_key: int, v: int, body: dict, waits: frozenset = TRANSIENT,
+                 ids: dict | None = None) -> dict:
+        """Send the request (naming the topics of ``ids`` by those ids); while any of its
+        codes is one of ``waits`` (the coordinator loading or moving), send it again, for up
+        to ``VISIBLE_S`` (a set-up poll a reproducer repeats); the last answer."""
+        client.answered(api_key, v, body)
+        for topic, topic_id in (ids or {}).items():
+            self.check.expect_id_of(topic, topic_id)
+        for path in _error_paths(api_key, v):
+            self.check.expect_field(path, refused=sorted(waits), setup=True, retry_s=VISIBLE_S,
+                                    says=f"setup: the coordinator is ready for {ApiKey(api_key).name} v{v} (none "
+                                         f"of {sorted(waits)} at {'.'.join(path)})")
+        return self.check.answers[self.check.last_step].response or {}
+
+    # -- topics -------------------------------------------------------------------------
+    def topics(self, counts: dict[str, int], versions: tuple[int, ...]) -> dict:
+        """Create the topics of ``counts``; their ids when a version names topics by id."""
+        for name, n in counts.items():
+            self.admin.create_topic(name, n)
+        if max(versions) < BY_TOPIC_ID_FROM:
+            return {}
+        ids = {n: t.topic_id for n, t in self.admin.metadata(list(counts), version=None).items()}
+        expect_setup(all(ids.get(n) for n in counts), f"setup: Metadata gives no topic id for some of {sorted(counts)}")
+        return ids
+
+    # -- the APIs -------------------------------------------------------------------------
+    def commit(self, client, group: str, offsets: dict, ids: dict, v: int | None = None, setup: bool = False,
+               says: str = "") -> None:
+        """OffsetCommit of ``offsets`` ({(topic, partition): (offset, metadata)}) for ``group``;
+        every partition answers NONE."""
+        v = self._by_name(self.cv, ids) if v is None else v
+        per: dict[str, list] = {}
+        for (t, p), (o, m) in offsets.items():
+            per.setdefault(t, []).append((p, o, m))
+        self.answered(client, ApiKey.OffsetCommit, v, build.offset_commit(v, group, per.items(), ids=ids),
+                      waits=TRANSIENT | {int(Errors.UNKNOWN_TOPIC_OR_PARTITION)},
+                      ids={t: ids[t] for t in per} if v >= BY_TOPIC_ID_FROM else None)
+        for (t, p) in offsets:
+            self.check.expect_field([*self._topic(["topics"], t, ids, v), "partitions", {"partition_index": p},
+                                     "error_code"], [Errors.NONE], count=1, setup=setup,
+                                    says=f"{says}OffsetCommit v{v} of {t}-{p} for {group!r}, a simple group "
+                                         "(generation -1, no member): NONE")
+
+    @staticmethod
+    def _by_name(newest: int, ids: dict) -> int:
+        """The newest version, or without topic ids the newest that names topics by name."""
+        return newest if ids else min(newest, BY_TOPIC_ID_FROM - 1)
+
+    @staticmethod
+    def _topic(at: list, t: str, ids: dict, v: int) -> list:
+        return [*at, {"topic_id": ids[t]} if v >= BY_TOPIC_ID_FROM else {"name": t}]
+
+    def fetch(self, client, group: str, expected: dict, ids: dict, v: int | None = None, says: str = "") -> None:
+        """OffsetFetch of ``group`` for the partitions of ``expected`` ({(topic, partition):
+        (offset, metadata)}); each answers NONE with exactly that offset and metadata."""
+        v = self._by_name(self.fv, ids) if v is None else v
+        per: dict[str, list] = {}
+        for (t, p) in expected:
+            per.setdefault(t, []).append(p)
+        self.answered(client, ApiKey.OffsetFetch, v, build.offset_fetch(v, group, per.items(), ids=ids),
+                      ids={t: ids[t] for t in per} if v >= BY_TOPIC_ID_FROM else None)
+        c = self.check
+        top = ["groups", {"group_id": group}] if v >= FETCH_GROUPS_FROM else []
+        if v >= FETCH_GROUPS_FROM:
+            c.expect_field([*top, "error_code"], [Errors.NONE], count=1, says=f"{says}{group!r} answers NONE, once")
+        elif v >= 2:
+            c.expect_field(["error_code"], [Errors.NONE], says=f"{says}OffsetFetch v{v} of {group!r}: NONE")
+        c.expect_field([*top, "topics", "partitions", "partition_index"], count=len(expected),
+                       says=f"{says}one entry per partition asked ({len(expected)})")
+        for (t, p), (o, m) in expected.items():
+            at = [*self._topic([*top, "topics"], t, ids, v), "partitions", {"partition_index": p}]
+            what = f"committed {o} with metadata {m!r}" if o != NO_OFFSET else "holds no offset: -1 and metadata ''"
+            c.expect_field([*at, "error_code"], [Errors.NONE], count=1, says=f"{says}{t}-{p}: NONE")
+            c.expect_field([*at, "committed_offset"], [o], count=1, says=f"{says}{t}-{p} {what}")
+            c.expect_field([*at, "metadata"], [m], count=1, says=f"{says}{t}-{p} {what}")
+
+    def describe(self, client, groups: list[str], v: int | None = None) -> dict:
+        v = self.admin.version(ApiKey.DescribeGroups) if v is None else v
+        return self.answered(client, ApiKey.DescribeGroups, v, build.describe_groups(v, groups))
+
+    def forget(self, groups: list[str]) -> None:
+        """Delete the example's groups (unjudged), so nothing of it outlives it."""
+        if self.check.broker.advertised(ApiKey.DeleteGroups) is None:
+            return
+        v = self.admin.version(ApiKey.DeleteGroups)
+        for client, names in self.by_coordinator(groups):
+            client.send(ApiKey.DeleteGroups, v, build.delete_groups(v, names))
+
+
+def _offsets(topics: dict[str, list]) -> dict:
+    """{(topic, partition): (offset, metadata)} of the drawn commits (None: not committed)."""
+    return {(t, p): (c[0], c[1]) for t, parts in topics.items() for p, c in enumerate(parts) if c is not None}
+
+
+# -- G1 -------------------------------------------------------------------------------------
+
+@pytest.mark.prop("G1", source=G1_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.OffsetCommit, ApiKey.OffsetFetch)))
+def test_g1_offsets_committed_for_an_empty_group_are_fetched_back_exactly_and_the_group_is_listed(check, api_key,
+                                                                                                 version):
+    """OffsetCommit (generation -1, no member) of drawn offsets and metadata for a new group,
+    then OffsetFetch of every partition of the topics (one of the two at this version, the
+    other at the newest the broker advertises; at v0, which keeps offsets in ZooKeeper, both
+    at v0): each committed partition answers exactly its
+    offset and metadata, each other one -1 and ""; ListGroups lists the group once (state
+    Empty from v4) and DescribeGroups describes it Empty with no member."""
+    check.require(api_key, version)
+    g = Groups(check)
+    cv = version if api_key == ApiKey.OffsetCommit else g.cv
+    fv = version if api_key == ApiKey.OffsetFetch else g.fv
+    if version == 0:
+        # v0 of both keeps offsets in ZooKeeper, apart from the coordinator's store
+        # (OffsetCommitRequest.json, OffsetFetchRequest.json): v0 is read back with v0
+        other = ApiKey.OffsetFetch if api_key == ApiKey.OffsetCommit else ApiKey.OffsetCommit
+        check.require(other, 0)
+        cv = fv = 0
+
+    def judged(value):
+        base = check.topic("go")
+        topics = {f"{base}-{i}": parts for i, parts in enumerate(value)}
+        ids = g.topics({t: len(parts) for t, parts in topics.items()}, (cv, fv))
+        group, model = check.topic("g"), GroupModel()
+        offsets = _offsets(topics)
+        try:
+            client = g.client(group)
+            g.commit(client, group, offsets, ids, v=cv)
+            model.commit(group, offsets)
+            asked = [(t, p) for t, parts in topics.items() for p in range(len(parts))]
+            g.fetch(client, group, model.fetch(group, asked), ids, v=fv, says="after the commit: ")
+            lv = g.admin.version(ApiKey.ListGroups)
+            g.answered(client, ApiKey.ListGroups, lv, build.list_groups(lv))
+            check.expect_field(["error_code"], [Errors.NONE], says=f"ListGroups v{lv}: NONE")
+            check.expect_field(["groups", {"group_id": group}, "group_id"], count=1, retry_s=VISIBLE_S,
+                               says=f"ListGroups v{lv} lists {group!r}, made by the commit, once")
+            if lv >= 4:
+                check.expect_field(["groups", {"group_id": group}, "group_state"], [EMPTY],
+                                   says=f"ListGroups v{lv}: {group!r} has no member: Empty")
+            g.describe(client, [group])
+            check.expect_field(["groups", {"group_id": group}, "error_code"], [Errors.NONE], count=1,
+                               says=f"DescribeGroups of {group!r}: NONE")
+            check.expect_field(["groups", {"group_id": group}, "group_state"], [EMPTY], count=1,
+                               says=f"DescribeGroups: {group!r}, a simple group with no member, is Empty")
+            check.expect_field(["groups", {"group_id": group}, "members", "member_id"], count=0,
+                               says=f"DescribeGroups: {group!r} lists no member")
+        finally:
+            g.forget([group])
+
+    check.given(gen.offsets(), judged, first=[[[5, "m"], None], [[0, ""]]])
+
+
+# -- G2 -------------------------------------------------------------------------------------
+
+def _made(check, g: Groups, kinds: list[str], topic: str) -> tuple[list[str], GroupModel]:
+    """A fresh group per entry of ``kinds``; the "known" ones get an offset of ``topic``-0
+    committed (setup), so the coordinator has them, empty."""
+    names = [check.topic("g") for _ in kinds]
+    model = GroupModel()
+    for name, kind in zip(names, kinds):
+        if kind == "known":
+            offset = {(topic, 0): (len(model.held), "")}
+            g.commit(g.client(name), name, offset, {}, setup=True, says="setup: ")
+            model.commit(name, offset)
+    return names, model
+
+
+@pytest.mark.prop("G2", source=G2_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DescribeGroups,)))
+def test_g2_describe_groups_answers_an_unknown_group_dead_each_group_on_its_own(check, api_key, version):
+    """DescribeGroups at this version of a drawn batch of groups, some made empty by a commit
+    and some never made, in a drawn order: one entry per group; each made one NONE, Empty;
+    each unknown one Dead with no member, error NONE below v6 and GROUP_ID_NOT_FOUND from v6
+    (KIP-1043)."""
+    check.require(api_key, version)
+    g = Groups(check)
+    topic = check.topic("gd")
+    g.admin.create_topic(topic)
+
+    def judged(kinds):
+        names, model = _made(check, g, list(kinds), topic)
+        try:
+            for client, batch in g.by_coordinator(names):
+                g.describe(client, batch, v=version)
+                check.expect_field(["groups", "group_id"], count=len(batch),
+                                   says=f"one entry per group asked ({len(batch)})")
+                for name in batch:
+                    at = ["groups", {"group_id": name}]
+                    if name in model.held:
+                        code, state, why = Errors.NONE, EMPTY, "made by a commit, no member"
+                    else:
+                        code, state = describe_unknown_code(version), DEAD
+                        why = "never made" + (" (v6+, KIP-1043)" if code else " (below v6)")
+                    check.expect_field([*at, "error_code"], [code], count=1, says=f"{name!r}, {why}: error {code}")
+                    check.expect_field([*at, "group_state"], [state], count=1, says=f"{name!r}, {why}: {state}")
+                    check.expect_field([*at, "members", "member_id"], count=0, says=f"{name!r} lists no member")
+        finally:
+            g.forget([n for n in names if n in model.held])
+
+    check.given(gen.batch(), judged, first=["unknown", "known", "unknown"])
+
+
+# -- G3 -------------------------------------------------------------------------------------
+
+@pytest.mark.prop("G3", source=G3_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DeleteGroups,)))
+def test_g3_delete_groups_deletes_each_empty_group_and_refuses_each_unknown_one_alone(check, api_key, version):
+    """DeleteGroups at this version of a drawn batch of groups, some made empty by a commit
+    and some never made, in a drawn order: one result per group; each made one NONE, each
+    unknown one GROUP_ID_NOT_FOUND, whatever the others are; afterwards OffsetFetch of each
+    deleted group lists no offset (-1) for the partition it had committed."""
+    check.require(api_key, version)
+    g = Groups(check)
+    topic = check.topic("gx")
+    g.admin.create_topic(topic)
+
+    def judged(kinds):
+        names, model = _made(check, g, list(kinds), topic)
+        made = [n for n in names if n in model.held]
+        try:
+            for client, batch in g.by_coordinator(names):
+                codes = model.delete_groups(batch)
+                g.answered(client, ApiKey.DeleteGroups, version, build.delete_groups(version, batch))
+                check.expect_field(["results", "group_id"], count=len(batch),
+                                   says=f"one result per group asked ({len(batch)})")
+                for name, code in codes.items():
+                    why = "an empty group" if code == Errors.NONE else "a group never made"
+                    check.expect_field(["results", {"group_id": name}, "error_code"], [code], count=1,
+                                       says=f"{name!r}, {why}: error {code}, whatever the other entries are")
+            for name in made:
+                g.fetch(g.client(name), name, model.fetch(name, [(topic, 0)]), {},
+                        says=f"after DeleteGroups deleted {name!r}: ")
+        finally:
+            g.forget(made)
+
+    check.given(gen.batch(), judged, first=["known", "unknown", "known"])
+
+
+# -- G4 -------------------------------------------------------------------------------------
+
+@pytest.mark.prop("G4", source=G4_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.OffsetDelete,)))
+def test_g4_offset_delete_removes_the_offsets_named_alone_and_refuses_an_unknown_group(check, api_key, version):
+    """After offsets are committed (setup) for every partition of a topic for a new empty
+    group, OffsetDelete at this version of a drawn proper subset of them answers NONE (top
+    level and each partition) and OffsetFetch then answers -1 for those and the committed
+    offset for the others; OffsetDelete of a group never made answers GROUP_ID_NOT_FOUND."""
+    check.require(api_key, version)
+    g = Groups(check)
+    topic = check.topic("gd")
+    g.admin.create_topic(topic, 4)
+
+    def judged(value):
+        n, deleted = value["partitions"], value["deleted"]
+        group, unknown, model = check.topic("g"), check.topic("g"), GroupModel()
+        offsets = {(topic, p): (10 * (p + 1), f"p{p}") for p in range(n)}
+        try:
+            client = g.client(group)
+            g.commit(client, group, offsets, {}, setup=True, says="setup: ")
+            model.commit(group, offsets)
+            code = model.delete_offsets(group, [(topic, p) for p in deleted])
+            g.answered(client, ApiKey.OffsetDelete, version, build.offset_delete(version, group, [(topic, deleted)]))
+            check.expect_field(["error_code"], [code], says=f"OffsetDelete of {group!r}, an empty group: NONE")
+            check.expect_field(["topics", "partitions", "partition_index"], count=len(deleted),
+                               says=f"one result per partition named ({len(deleted)})")
+            for p in deleted:
+                check.expect_field(["topics", {"name": topic}, "partitions", {"partition_index": p}, "error_code"],
+                                   [Errors.NONE], count=1, says=f"{topic}-{p}, not subscribed to: NONE")
+            g.fetch(client, group, model.fetch(group, list(offsets)), {},
+                    says=f"after OffsetDelete of partitions {deleted}: ")
+            other = g.client(unknown)
+            g.answered(other, ApiKey.OffsetDelete, version, build.offset_delete(version, unknown, [(topic, [0])]))
+            check.expect_field(["error_code"], [model.delete_offsets(unknown, [(topic, 0)])],
+                               says=f"OffsetDelete of {unknown!r}, a group never made: GROUP_ID_NOT_FOUND")
+        finally:
+            g.forget([group])
+
+    check.given(gen.deletions(), judged, first={"partitions": 3, "deleted": [1]})
+
+
+# -- G5: a group with a member ------------------------------------------------------------
+
+G5_SOURCE = (GMM + " (classicGroupJoin, classicGroupJoinToClassicGroup, validateDeleteGroup); " + CLASSIC
+             + " (validateDeleteGroup, validateOffsetDelete, initNextGeneration, isSubscribedToTopic, "
+               "computeSubscribedTopics); "
+             + OMM + " (deleteOffsets)")
+
+
+#: the member's rebalance timeout: a coordinator may hold a new group's first JoinGroup until
+#: it (Kafka: ``group.initial.rebalance.delay.ms``, 3 s by default, at most this), so it is
+#: below the request timeout; the check is done long before the SyncGroup it then awaits
+#: would be due
+REBALANCE_MS = 10_000
+
+
+class Member:
+    """A consumer in a classic group, over the wire: a static member (KIP-345, JoinGroup v5+
+    with a run-prefixed ``group_instance_id``), so that its requests carry nothing the
+    coordinator makes up (a dynamic member's id, asked back by MEMBER_ID_REQUIRED, differs
+    at every join: a reproducer could not send the same requests). Its JoinGroup completes
+    the join: the group is in CompletingRebalance, awaiting the leader's SyncGroup, with
+    the member's subscription read (``ClassicGroup.initNextGeneration``,
+    ``computeSubscribedTopics``); Kafka judges a deletion there as in Stable
+    (``ClassicGroup.validateDeleteGroup``, ``validateOffsetDelete``). It leaves by its
+    instance id (LeaveGroup v3+) when the check ends, well within its session timeout."""
+
+    def __init__(self, g: Groups, client, group: str, topics: list[str]):
+        check = g.check
+        for api_key in (ApiKey.JoinGroup, ApiKey.LeaveGroup):
+            check.require(api_key)
+        self.g, self.client, self.group, self.instance = g, client, group, f"{group}-member"
+        jv = g.admin.version(ApiKey.JoinGroup, at_least=5)
+        g.answered(client, ApiKey.JoinGroup, jv, build.join_group(jv, group, "", build.consumer_subscription(topics),
+                                                                  instance_id=self.instance,
+                                                                  rebalance_timeout_ms=REBALANCE_MS))
+        check.expect_field(["error_code"], [Errors.NONE], setup=True,
+                           says=f"setup: JoinGroup v{jv} of {group!r} as a static consumer of {topics}: NONE")
+        check.expect_field(["members", "member_id"], count=1,
+                           says=f"setup: {group!r} has one member, the leader, told the members", setup=True)
+        self.member_id = (check.answers[check.last_step].response or {}).get("member_id") or ""
+
+    def leave(self) -> None:
+        lv = self.g.admin.version(ApiKey.LeaveGroup)
+        member_id = "" if lv >= 3 else self.member_id
+        self.client.send(ApiKey.LeaveGroup, lv, build.leave_group(lv, self.group, member_id,
+                                                                  self.instance if lv >= 3 else None))
+
+
+@pytest.mark.prop("G5", source=G5_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.DeleteGroups, ApiKey.OffsetDelete)))
+def test_g5_a_group_with_a_member_is_not_deleted_nor_its_subscribed_offsets(check, api_key, version):
+    """A consumer joins a group (JoinGroup as a static member, subscribed to one topic) that
+    holds committed offsets of that topic and of another. DeleteGroups at this version of it,
+    an empty group and a group never made answers NON_EMPTY_GROUP, NONE and
+    GROUP_ID_NOT_FOUND, each alone; OffsetDelete at this version of a partition of each topic
+    answers GROUP_SUBSCRIBED_TO_TOPIC for the subscribed one and NONE for the other, and
+    OffsetFetch then lists the subscribed one's offset and none for the other. The member
+    leaves afterwards."""
+    check.require(api_key, version)
+    g = Groups(check)
+
+    def judged(_):
+        base = check.topic("gm")
+        subscribed, other = f"{base}-sub", f"{base}-other"
+        for t in (subscribed, other):
+            g.admin.create_topic(t)
+        group, empty, unknown = check.topic("g"), check.topic("g"), check.topic("g")
+        model, member = GroupModel(), None
+        offsets = {(subscribed, 0): (7, "s"), (other, 0): (9, "o")}
+        try:
+            client = g.client(group)
+            g.commit(client, group, offsets, {}, setup=True, says="setup: ")
+            model.commit(group, offsets)
+            if api_key == ApiKey.DeleteGroups:
+                g.commit(g.client(empty), empty, {(other, 0): (1, "")}, {}, setup=True, says="setup: ")
+            member = Member(g, client, group, [subscribed])
+            if api_key == ApiKey.DeleteGroups:
+                names = [unknown, group, empty]
+                codes = {group: Errors.NON_EMPTY_GROUP, empty: Errors.NONE, unknown: Errors.GROUP_ID_NOT_FOUND}
+                why = {group: "a member is in it", empty: "empty", unknown: "never made"}
+                for c, batch in g.by_coordinator(names):
+                    g.answered(c, ApiKey.DeleteGroups, version, build.delete_groups(version, batch))
+                    for name in batch:
+                        check.expect_field(["results", {"group_id": name}, "error_code"], [codes[name]], count=1,
+                                           says=f"{name!r}, {why[name]}: error {codes[name]}, whatever the other "
+                                                "entries are")
+            else:
+                g.answered(client, ApiKey.OffsetDelete, version,
+                           build.offset_delete(version, group, [(subscribed, [0]), (other, [0])]))
+                check.expect_field(["error_code"], [Errors.NONE],
+                                   says=f"OffsetDelete of {group!r}: NONE at the top level")
+                check.expect_field(["topics", {"name": subscribed}, "partitions", {"partition_index": 0},
+                                    "error_code"], [Errors.GROUP_SUBSCRIBED_TO_TOPIC], count=1,
+                                   says=f"{subscribed}-0, a topic the member subscribes to: GROUP_SUBSCRIBED_TO_TOPIC")
+                check.expect_field(["topics", {"name": other}, "partitions", {"partition_index": 0}, "error_code"],
+                                   [Errors.NONE], count=1, says=f"{other}-0, a topic no member subscribes to: NONE")
+                model.delete_offsets(group, [(other, 0)])
+                g.fetch(client, group, model.fetch(group, list(offsets)), {},
+                        says="after OffsetDelete while a member subscribes to one topic: ")
+        finally:
+            if member is not None:
+                member.leave()
+            g.forget([group, empty])
+
+    check.once(None, judged)
