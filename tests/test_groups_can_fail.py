@@ -1,4 +1,4 @@
-"""G1-G4 can fail: every consumer group mutant (faults/mutants/groups.py) fails the properties
+"""G1-G5 can fail: every consumer group mutant (faults/mutants/groups.py) fails the properties
 it names, where the same broker behind the transparent proxy passes them.
 
 The suite runs as users run it (``python -m pytest conformance/test_groups.py
@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from faults.mutants import all_mutants
 from faults.mutants.groups import KAFKA
-from tests.family_matrix import family_run
+from tests.family_matrix import (assert_a_mutant_for_every_property, assert_the_baseline_passes,
+                                 assert_the_mutant_fails_every_version, family_mutants, family_run)
 from tests.replaying import assert_quickest_finding_replays
 
 PROPS = ("G1", "G2", "G3", "G4", "G5")
-MUTANTS = {n: c for n, c in all_mutants().items() if c.__module__ == "faults.mutants.groups"}
+MUTANTS = family_mutants("groups")
 BASELINE = f"proxy:none@{KAFKA}"
 
 
@@ -37,31 +37,16 @@ def rows(run):
 
 
 def test_there_is_a_mutant_for_every_group_property_and_each_runs_over_kafka():
-    caught = {p for c in MUTANTS.values() for p in c.catches}
-    assert caught >= set(PROPS), f"no mutant for {set(PROPS) - caught}"
-    assert {c.over for c in MUTANTS.values()} == {KAFKA}
+    assert_a_mutant_for_every_property(MUTANTS, PROPS, over=KAFKA)
 
 
 def test_kafka_passes_every_group_property_through_the_transparent_proxy(rows):
-    base = rows[BASELINE]
-    judged = {cell for cell, rs in base.items() if any(r["outcome"] != "unsupported" for r in rs)}
-    assert {cell[0] for cell in judged} == set(PROPS), sorted(judged)
-    for cell in judged:
-        assert all(r["outcome"] == "pass" for r in base[cell]), base[cell]
+    assert_the_baseline_passes(rows[BASELINE], PROPS, allowed=("pass",))
 
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))
 def test_the_mutant_fails_every_version_of_its_properties(rows, name):
-    cls = MUTANTS[name]
-    mutated, base = rows[spec_of(name)], rows[BASELINE]
-    for prop in cls.catches:
-        cells = sorted(c for c in base if c[0] == prop and any(r["outcome"] == "pass" for r in base[c]))
-        assert cells, f"{name}: no {prop} row passes over {BASELINE}"
-        for cell in cells:
-            failing = [r for r in mutated[cell] if r["outcome"] == "fail"]
-            assert failing, f"{name} ({cls.describe()}) survived {cell}: " + "; ".join(
-                f"{r['outcome']} {r['message']}" for r in mutated[cell])
-            assert all(r["counterexample"] is not None for r in failing), failing
+    assert_the_mutant_fails_every_version(name, MUTANTS[name], rows[spec_of(name)], rows[BASELINE], BASELINE)
 
 
 @pytest.mark.parametrize("name", sorted(MUTANTS))
