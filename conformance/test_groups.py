@@ -404,11 +404,14 @@ G5_SOURCE = (GMM + " (classicGroupJoin, classicGroupJoinToClassicGroup, validate
              + OMM + " (deleteOffsets)")
 
 
-#: the member's rebalance timeout: a coordinator may hold a new group's first JoinGroup until
-#: it (Kafka: ``group.initial.rebalance.delay.ms``, 3 s by default, at most this), so it is
-#: below the request timeout; the check is done long before the SyncGroup it then awaits
-#: would be due
-REBALANCE_MS = 10_000
+#: the member's session and rebalance timeouts, and how long its JoinGroup may take. Kafka
+#: completes a new group's first join within the rebalance timeout (its initial delay,
+#: ``group.initial.rebalance.delay.ms``, 3 s by default, is bounded by it: ``ClassicGroup``,
+#: ``GroupMetadataManager.prepareRebalance``); the session timeout is Kafka's smallest
+#: default allowed one (``group.min.session.timeout.ms``, 6 s) with room for the check's few
+#: requests after the join. A broker that holds the join longer than the rebalance timeout
+#: and JOIN_MARGIN_S fails the check then, not after the whole request timeout.
+SESSION_MS, REBALANCE_MS, JOIN_MARGIN_S = 10_000, 5_000, 2.0
 
 
 class Member:
@@ -428,9 +431,14 @@ class Member:
             check.require(api_key)
         self.g, self.client, self.group, self.instance = g, client, group, f"{group}-member"
         jv = g.admin.version(ApiKey.JoinGroup, at_least=5)
-        g.answered(client, ApiKey.JoinGroup, jv, build.join_group(jv, group, "", build.consumer_subscription(topics),
-                                                                  instance_id=self.instance,
-                                                                  rebalance_timeout_ms=REBALANCE_MS))
+        timeout = client.conn.timeout
+        client.conn.set_timeout(min(timeout, REBALANCE_MS / 1000 + JOIN_MARGIN_S))
+        try:
+            g.answered(client, ApiKey.JoinGroup, jv, build.join_group(
+                jv, group, "", build.consumer_subscription(topics), instance_id=self.instance,
+                session_timeout_ms=SESSION_MS, rebalance_timeout_ms=REBALANCE_MS))
+        finally:
+            client.conn.set_timeout(timeout)
         check.expect_field(["error_code"], [Errors.NONE], setup=True,
                            says=f"setup: JoinGroup v{jv} of {group!r} as a static consumer of {topics}: NONE")
         check.expect_field(["members", "member_id"], count=1,
