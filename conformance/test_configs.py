@@ -78,7 +78,7 @@ class _Settle:
     """DescribeConfigs, re-read while the answer is not ``done`` but still ``stale`` (the
     state before the change); any other answer is final. The first wait may take SETTLE_S;
     once a wait ran out (the change never showed: a finding), later waits of the same check
-    get five times the longest lag seen to converge (at least 0.3 s), so shrinking a
+    get five times the longest lag seen to converge (at least 0.1 s), so shrinking a
     counterexample does not wait SETTLE_S per try."""
 
     def __init__(self):
@@ -90,7 +90,7 @@ class _Settle:
         final, seen = eventually(lambda: _describe(admin, topic), lambda d: done(d) or not stale(d),
                                  within=self.budget, every=0.02)
         if not final:
-            self.budget = max(0.3, 5 * self.lag)
+            self.budget = max(0.1, 5 * self.lag)
         elif done(seen):
             self.lag = max(self.lag, time.monotonic() - t0)
         return seen
