@@ -117,7 +117,7 @@ F1 and F3 move a finalized feature only where the cluster finalizes one the suit
 (`reference/features.py`: on Kafka 4.x `eligible.leader.replicas.version` or `group.version`,
 put back at once; never `metadata.version`); elsewhere they are `unsupported` saying so. The
 M and F checks need no preset; nor do G1-G5, which need only a broker serving the group APIs
-(G5 also JoinGroup, SyncGroup and LeaveGroup: its member joins over the wire and leaves).
+(G5 also JoinGroup and LeaveGroup: its member joins over the wire, as a static member, and leaves).
 
 U1-U3 need no preset: in KRaft (metadata.version 3.5 and later) both SCRAM APIs work without a
 SCRAM listener. Every example names its own run-prefixed users and deletes what it upserted,
