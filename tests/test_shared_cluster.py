@@ -58,7 +58,7 @@ NAME_LISTS = {"topic_names", "groups_names", "group_ids", "transactional_ids", "
 
 def names_in(body) -> list:
     """Every name a decoded request body carries (``NAME_FIELDS``, ``NAME_LISTS``, DescribeGroups'
-    list of group ids; config entries' ``name`` excluded), and the ``resource_name`` of a
+    list of group ids; config entries' and JoinGroup's assignors' ``name`` excluded), and the ``resource_name`` of a
     config resource of type TOPIC. A principal is given by its name (after ``Type:``)."""
     out = []
 
@@ -74,8 +74,8 @@ def names_in(body) -> list:
                     out.append(v["resource_name"])
                 return
             for k, x in v.items():
-                if k in ("configs", "ops", "listeners"):
-                    continue
+                if k in ("configs", "ops", "listeners", "protocols"):
+                    continue        # (JoinGroup's protocols name assignors: "range", not a resource)
                 if k in NAME_FIELDS and not isinstance(x, (dict, list)):
                     add(k, x)
                 elif k in NAME_LISTS or (k == "groups" and x and all(isinstance(g, str) for g in x)):
