@@ -313,9 +313,17 @@ def _refused(draw, kind: str, avoided: frozenset = frozenset()):
         other = draw(gen.upsertion(gen.USER + "1", SHA_512 if held.mechanism == SHA_256 else SHA_256))
     else:
         other = draw(gen.upsertion(gen.USER + "1"))
+    value = _beside(held, other, bad)
+    return {**value, "deletions": draw(st.permutations(value["deletions"])),
+            "upsertions": draw(st.permutations(value["upsertions"]))}
+
+
+def _beside(held: Upsertion, other: Upsertion, bad) -> dict:
+    """U2's example: the deletion of ``held``'s credential and the upsertion ``other``, with
+    the refused entry ``bad`` among the deletions or the upsertions (as it is one)."""
     ups = [other] + ([bad] if isinstance(bad, Upsertion) else [])
     dels = [Deletion(held.name, held.mechanism)] + ([bad] if isinstance(bad, Deletion) else [])
-    return {"held": held, "deletions": draw(st.permutations(dels)), "upsertions": draw(st.permutations(ups))}
+    return {"held": held, "deletions": dels, "upsertions": ups}
 
 
 @pytest.mark.prop("U2", source=U2_SOURCE)
@@ -348,10 +356,7 @@ def _first_refused(kind: str, avoided: frozenset) -> dict:
     held = gen.first_upsertion(gen.USER + "0", SHA_256)
     other = gen.first_upsertion(gen.USER + "1", SHA_512 if known.SCRAM_DELETION_BESIDE_AN_UPSERTION in avoided
                                 else SHA_256)
-    bad = gen.first_refused(kind)
-    ups = [other] + ([bad] if isinstance(bad, Upsertion) else [])
-    dels = [Deletion(held.name, held.mechanism)] + ([bad] if isinstance(bad, Deletion) else [])
-    return {"held": held, "deletions": dels, "upsertions": ups}
+    return _beside(held, other, gen.first_refused(kind))
 
 
 @st.composite
