@@ -375,6 +375,16 @@ def describe_groups(v: int, names: Sequence[str]) -> dict:
 Commit = tuple[int, int, str]
 
 
+def _offsets_topic(api: str, v: int, name: str, ids: Mapping[str, uuid.UUID] | None) -> dict:
+    """How OffsetCommit and OffsetFetch name a topic: by name until v9, by id from v10 (``ids``
+    gives each topic's id)."""
+    if v < 10:
+        return {"name": name}
+    if not ids or name not in ids:
+        raise Inexpressible(f"{api} v{v} names topics by id (v10+); no id for {name!r}")
+    return {"topic_id": ids[name]}
+
+
 def offset_commit(v: int, group: str, offsets: Iterable[tuple[str, Iterable[Commit]]], *,
                   ids: Mapping[str, uuid.UUID] | None = None) -> dict:
     """Commit ``offsets`` (``(topic, [(partition, offset, metadata), ...])``) for ``group``
@@ -383,15 +393,9 @@ def offset_commit(v: int, group: str, offsets: Iterable[tuple[str, Iterable[Comm
     broker's retention (-1, v2-v4). Topics by name until v9, by id from v10 (``ids``
     gives each topic's id; OffsetCommitRequest.json)."""
     def topic(name, parts):
-        entry = {"partitions": [{"partition_index": p, "committed_offset": o, "committed_metadata": m,
-                                 **({"committed_leader_epoch": -1} if v >= 6 else {})} for p, o, m in parts]}
-        if v >= 10:
-            if not ids or name not in ids:
-                raise Inexpressible(f"OffsetCommit v{v} names topics by id (v10+); no id for {name!r}")
-            entry["topic_id"] = ids[name]
-        else:
-            entry["name"] = name
-        return entry
+        return {**_offsets_topic("OffsetCommit", v, name, ids),
+                "partitions": [{"partition_index": p, "committed_offset": o, "committed_metadata": m,
+                                **({"committed_leader_epoch": -1} if v >= 6 else {})} for p, o, m in parts]}
     body = {"group_id": group, "generation_id_or_member_epoch": -1, "member_id": "",
             "topics": [topic(n, ps) for n, ps in offsets]}
     if v >= 7:
@@ -408,14 +412,7 @@ def offset_fetch(v: int, group: str, topics: Iterable[tuple[str, Iterable[int]]]
     group until v7, a ``groups`` list from v8 (no member, epoch -1, v9+), topics by id from
     v10 (``ids``), ``require_stable`` from v7 (OffsetFetchRequest.json)."""
     def topic(name, parts):
-        entry = {"partition_indexes": list(parts)}
-        if v >= 10:
-            if not ids or name not in ids:
-                raise Inexpressible(f"OffsetFetch v{v} names topics by id (v10+); no id for {name!r}")
-            entry["topic_id"] = ids[name]
-        else:
-            entry["name"] = name
-        return entry
+        return {**_offsets_topic("OffsetFetch", v, name, ids), "partition_indexes": list(parts)}
     if topics is None and v < 2:
         raise Inexpressible(f"OffsetFetch v{v}: every topic (a null topic list) from v2")
     listed = None if topics is None else [topic(n, ps) for n, ps in topics]
