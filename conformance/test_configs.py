@@ -76,23 +76,20 @@ SETTLE_S = 3.0
 
 class _Settle:
     """DescribeConfigs, re-read while the answer is not ``done`` but still ``stale`` (the
-    state before the change); any other answer is final. The first wait may take SETTLE_S;
-    once a wait ran out (the change never showed: a finding), later waits of the same check
-    get five times the longest lag seen to converge (at least 0.1 s), so shrinking a
-    counterexample does not wait SETTLE_S per try."""
+    state before the change); any other answer is final. The wait is the check's
+    (``check.wait_budget``): SETTLE_S until a wait of the check ran out (the change never
+    showed: a finding), then a few times the longest lag seen, so shrinking a counterexample
+    does not wait SETTLE_S per try, here or in the verdict's own re-reads after it."""
 
-    def __init__(self):
-        self.budget = SETTLE_S
-        self.lag = 0.0
+    def __init__(self, check):
+        self.check = check
 
     def __call__(self, admin: Admin, topic: str, done, stale) -> dict[str, Described]:
         t0 = time.monotonic()
         final, seen = eventually(lambda: _describe(admin, topic), lambda d: done(d) or not stale(d),
-                                 within=self.budget, every=0.02)
-        if not final:
-            self.budget = max(0.1, 5 * self.lag)
-        elif done(seen):
-            self.lag = max(self.lag, time.monotonic() - t0)
+                                 within=self.check.wait_budget(SETTLE_S), every=0.02)
+        if not final or done(seen):     # a lag is the time to the new state, not to a finding
+            self.check.waited(t0, ran_out=not final)
         return seen
 
 
@@ -150,7 +147,7 @@ def test_c1_incremental_alter_configs_keeps_describe_configs_equal_to_the_model(
     TOPIC_CONFIG. Kafka: ConfigurationControlManager.incrementalAlterConfigResource; a
     fresh topic's DescribeConfigs lists every LogConfig key (ConfigHelper.describeConfigs)."""
     admin = _asked(check, api_key, version)
-    settled = _Settle()
+    settled = _Settle(check)
     drawn = []                      # the last example hypothesis drew
 
     def sequence(case, side: bool = False):
@@ -211,7 +208,7 @@ def test_c2_concurrent_incremental_writers_on_disjoint_keys_lose_no_update(check
     writer's last acknowledged value. Kafka computes each request against the current config
     in one controller write event, so disjoint keys never lose each other's writes."""
     admin = _asked(check, api_key, version)
-    settled = _Settle()
+    settled = _Settle(check)
 
     def concurrent(plan):
         topic = _fresh_topic(check, admin, "c2")
@@ -307,7 +304,7 @@ def test_c3_alter_configs_replaces_the_whole_config_and_loses_concurrent_updates
     current key the request does not name."""
     admin = _asked(check, api_key, version)
     x_admin, y_admin = Admin(check, client=check.client()), Admin(check, client=check.client())
-    settled = _Settle()
+    settled = _Settle(check)
 
     def replace(topic, model, configs, who, what):
         who.alter_configs(topic, configs, version=version)
