@@ -11,7 +11,7 @@ import argparse
 import os
 import sys
 
-from . import aggregate, dashboard
+from . import aggregate, dashboard, paths
 from .cli import run
 from .spark import using
 
@@ -29,7 +29,8 @@ def main(argv=None, spark=None) -> int:
     args = parser().parse_args(argv)
     dirs, runs = aggregate.inputs(args)
     tables = args.tables or os.path.join(args.out, "tables")
-    with using(spark, args.master, args.driver_memory, args.executor_memory, aggregate.confs(args)) as spark:
+    with using(spark, args.master, args.driver_memory, args.executor_memory, aggregate.confs(args),
+               input_bytes=paths.local_bytes(dirs, runs)) as spark:
         s = aggregate.aggregate(spark, dirs, runs, tables, args.quiet)
         page = dashboard.dashboard(spark, tables, args.out, args.quiet)
     print(f"{s['cells']:,} cells ({s['failing']:,} failing) from {s['rows']:,} rows in {s['runs']:,} runs; "

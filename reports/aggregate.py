@@ -137,7 +137,8 @@ def parser() -> argparse.ArgumentParser:
 def main(argv=None, spark: SparkSession | None = None) -> int:
     args = parser().parse_args(argv)
     dirs, runs = inputs(args)
-    with using(spark, args.master, args.driver_memory, args.executor_memory, confs(args)) as spark:
+    with using(spark, args.master, args.driver_memory, args.executor_memory, confs(args),
+               input_bytes=paths.local_bytes(dirs, runs)) as spark:
         s = aggregate(spark, dirs, runs, args.out, args.quiet)
     print(f"tables: {s['out']} ({s['cells']:,} cells from {s['rows']:,} rows in {s['seconds']:.1f}s)")
     return 0

@@ -52,3 +52,13 @@ def precheck(results_dirs: list[str], runs: list[str]) -> None:
             raise ReportError(f"no such run folder: {r} ({HINT})")
         if not os.path.isfile(os.path.join(p, RESULTS)):
             raise ReportError(f"{r} has no {RESULTS}: not a run folder ({HINT})")
+
+
+def local_bytes(results_dirs: list[str], runs: list[str]) -> int | None:
+    """The size of the results files the inputs name, when every input is local (None
+    otherwise: a remote file system is not listed before Spark starts)."""
+    if not all(map(is_local, [*results_dirs, *runs])):
+        return None
+    files = [os.path.join(_local(d), c, RESULTS) for d in results_dirs for c in os.listdir(_local(d))]
+    files += [_local(r) if _local(r).endswith(RESULTS) else os.path.join(_local(r), RESULTS) for r in runs]
+    return sum(os.path.getsize(f) for f in files if os.path.isfile(f))

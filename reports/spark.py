@@ -6,6 +6,12 @@ import os
 import tempfile
 
 DEFAULT_MASTER = "local[2]"
+#: Below this much input a local report is a few short jobs, where the JVM's start and its
+#: optimising JIT compiler cost more than they save: the driver then runs with the client
+#: compiler only and the serial collector (the default run's report: 43-49 s -> 31 s on
+#: 1.6 MB, benchmarks/README.md). Long jobs keep the JVM's defaults.
+QUICK_START_BYTES = 64 << 20
+QUICK_START_JAVA_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
 _LOG4J = """\
 rootLogger.level = {level}
@@ -29,10 +35,16 @@ def _log4j_file(level: str) -> str:
     return path
 
 
+def quick_start(master: str, input_bytes: int | None) -> bool:
+    """A local session over less than QUICK_START_BYTES of input starts quick JVMs."""
+    return master.startswith("local") and input_bytes is not None and input_bytes < QUICK_START_BYTES
+
+
 def session(master: str | None = None, driver_memory: str | None = None,
             log_level: str = "WARN", app: str = "kafka-admin-conformance-reports",
-            executor_memory: str | None = None, conf: dict | None = None):
-    """Get (or reuse) a SparkSession. ``master`` defaults to local[2].
+            executor_memory: str | None = None, conf: dict | None = None, input_bytes: int | None = None):
+    """Get (or reuse) a SparkSession. ``master`` defaults to local[2]. ``input_bytes``: the
+    size of what the session will read, when known (a small local job starts quicker JVMs).
 
     In local mode shuffles use 8 partitions (adaptive execution merges small ones);
     200, Spark's default, only adds task overhead on one machine; and input paths are
@@ -41,6 +53,7 @@ def session(master: str | None = None, driver_memory: str | None = None,
 
     level = log_level.upper()
     master = master or DEFAULT_MASTER
+    quick = quick_start(master, input_bytes)
     if master.startswith("local"):  # no "hostname resolves to a loopback address" warning
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     b = (SparkSession.builder.master(master).appName(app)
@@ -53,7 +66,8 @@ def session(master: str | None = None, driver_memory: str | None = None,
          # the one pass's plan has more fields than Spark prints by default: no warning for it
          .config("spark.sql.debug.maxToStringFields", "200")
          .config("spark.driver.extraJavaOptions",
-                 f"-Dlog4j2.configurationFile=file:{_log4j_file(level)}"))
+                 f"-Dlog4j2.configurationFile=file:{_log4j_file(level)}"
+                 + (f" {QUICK_START_JAVA_OPTIONS}" if quick else "")))
     if master.startswith("local"):
         b = b.config("spark.sql.shuffle.partitions", "8")
         # Spark lists more than 32 input paths with a distributed job (seconds on one
@@ -73,12 +87,12 @@ def session(master: str | None = None, driver_memory: str | None = None,
 
 @contextlib.contextmanager
 def using(spark=None, master: str | None = None, driver_memory: str | None = None,
-          executor_memory: str | None = None, conf: dict | None = None):
+          executor_memory: str | None = None, conf: dict | None = None, input_bytes: int | None = None):
     """The caller's session when given (left running), else a new one stopped on exit."""
     if spark is not None:
         yield spark
         return
-    spark = session(master, driver_memory, executor_memory=executor_memory, conf=conf)
+    spark = session(master, driver_memory, executor_memory=executor_memory, conf=conf, input_bytes=input_bytes)
     try:
         yield spark
     finally:
