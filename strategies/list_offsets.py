@@ -22,6 +22,11 @@ def batches(min_size: int = 0):
     return st.lists(BATCH, min_size=min_size, max_size=3)
 
 
+#: asked first in every O2 check: the largest timestamp (9) held by three records, two in the
+#: first batch and one in the next; MAX_TIMESTAMP answers the first of them, offset 1
+TIED = [[5, 9, 9], [9, 3]]
+
+
 def with_deletion():
     """1-3 batches and a DeleteRecords offset k, 0 <= k <= the records produced (k = the
     high watermark deletes every record), or -1 (DeleteRecords' "up to the high watermark")."""
@@ -29,4 +34,4 @@ def with_deletion():
         st.just(bs), st.integers(0, sum(map(len, bs))) | st.just(-1)))
 
 
-__all__ = ["BATCH", "STAMP", "batches", "with_deletion"]
+__all__ = ["BATCH", "STAMP", "TIED", "batches", "with_deletion"]
