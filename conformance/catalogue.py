@@ -93,6 +93,12 @@ FAMILIES = {
           "over the wire) is refused deletion (NON_EMPTY_GROUP) and so are the offsets of the topics it "
           "subscribes to (GROUP_SUBSCRIBED_TO_TOPIC) (G5); every group is run-prefixed and deleted after its example",
           "KIP-1043; Kafka's GroupMetadataManager, OffsetMetadataManager, ClassicGroup"),
+    "O": ("ListOffsets as the Admin client's listOffsets uses it, on a fresh topic with produced records: "
+          "EARLIEST answers the log start offset and LATEST the high watermark (O1), MAX_TIMESTAMP (v7+) the "
+          "first record with the largest timestamp, or -1 on an empty partition (O2), EARLIEST after "
+          "DeleteRecords the low watermark it returned (O3); a timestamp a version cannot carry is not sent",
+          "KIP-734; Kafka's ReplicaManager.fetchOffset, Partition.fetchOffsetForTimestamp, "
+          "UnifiedLog.fetchOffsetByTimestamp"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }
@@ -118,6 +124,8 @@ F1 and F3 move a finalized feature only where the cluster finalizes one the suit
 put back at once; never `metadata.version`); elsewhere they are `unsupported` saying so. The
 M and F checks need no preset; nor do G1-G5, which need only a broker serving the group APIs
 (G5 also JoinGroup and LeaveGroup: its member joins over the wire, as a static member, and leaves).
+O1-O3 need no preset either, only Produce and ListOffsets (O3 also DeleteRecords); O2 is asked
+at ListOffsets v7 and later only, the versions that can carry MAX_TIMESTAMP (KIP-734).
 
 U1-U3 need no preset: in KRaft (metadata.version 3.5 and later) both SCRAM APIs work without a
 SCRAM listener. Every example names its own run-prefixed users and deletes what it upserted,

@@ -62,6 +62,7 @@ class OffsetSpec(IntEnum):
     clients/src/main/java/org/apache/kafka/common/requests/ListOffsetsRequest.java"""
     LATEST = -1
     EARLIEST = -2
+    MAX_TIMESTAMP = -3   # KIP-734, ListOffsets v7+
 
 
 class Role(Enum):

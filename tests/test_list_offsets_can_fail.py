@@ -1,0 +1,58 @@
+"""O1-O3 can fail: every ListOffsets mutant (faults/mutants/offsets.py) fails the properties
+it names, where the same broker behind the transparent proxy passes them.
+
+The suite runs as users run it (``python -m pytest conformance/test_list_offsets.py
+--broker proxy:MUTANT@noida --profile ci --seed 1``), once, with every ListOffsets mutant
+and the baseline as brokers of one matrix; the tests below read its rows. The mutants are
+measured over noida: it answers O1-O3 as Kafka does (tansu closes the connection on
+MAX_TIMESTAMP and on DeleteRecords) and starts in a moment.
+"""
+from __future__ import annotations
+
+import pytest
+
+from faults.mutants.offsets import OVER
+from tests.family_matrix import (assert_a_mutant_for_every_property, assert_the_baseline_passes,
+                                 assert_the_mutant_fails_every_version, family_mutants, family_run)
+from tests.replaying import assert_quickest_finding_replays
+
+PROPS = ("O1", "O2", "O3")
+MUTANTS = family_mutants("offsets")
+BASELINE = f"proxy:none@{OVER}"
+
+
+def spec_of(name: str) -> str:
+    return f"proxy:{name}@{MUTANTS[name].over}"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """Each broker's (results.jsonl, rows by cell), from one matrix run."""
+    return family_run(tmp_path_factory.mktemp("list-offsets-can-fail"), "conformance/test_list_offsets.py",
+                      [BASELINE, *(spec_of(n) for n in MUTANTS)])
+
+
+@pytest.fixture(scope="module")
+def rows(run):
+    return {spec: cells for spec, (_, cells) in run.items()}
+
+
+def test_there_is_a_mutant_for_every_list_offsets_property_and_each_runs_over_noida():
+    assert_a_mutant_for_every_property(MUTANTS, PROPS, over=OVER)
+
+
+def test_noida_passes_every_list_offsets_property_through_the_transparent_proxy(rows):
+    assert_the_baseline_passes(rows[BASELINE], PROPS)
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_the_mutant_fails_every_version_of_its_properties(rows, name):
+    assert_the_mutant_fails_every_version(name, MUTANTS[name], rows[spec_of(name)], rows[BASELINE], BASELINE)
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_the_mutants_first_finding_gives_its_verdict_through_its_repro(run, name):
+    """The mutant's quickest failing row, exported as a standalone repro.py, gives the same
+    verdict against a fresh broker under the mutant (issue 25, item 1)."""
+    results, cells = run[spec_of(name)]
+    assert_quickest_finding_replays(name, spec_of(name), cells, results)
