@@ -2,7 +2,8 @@
 global hypothesis leaves monkeypatchable, ``conformance/stateful/driver.py``) and puts it
 back after every check: after a passing one, after a failing one, and when the block
 raises. A second property, or a second run in the same process, shrinks with hypothesis's
-own limit again.
+own limit again, or with its own: a ``check.given`` check shrinks under its profile's
+GIVEN_SHRINK_SECONDS (``fixtures/shrinking.py``), also put back after it.
 
 The S1 checks run as users run them, in a subprocess, with ``tests/shrink_limit_probe.py``
 reading the global before each check, while hypothesis's engine runs and shrinks, and after
@@ -22,6 +23,7 @@ import pytest
 from hypothesis.internal.conjecture import engine
 
 from conformance.stateful.driver import SHRINK_LIMIT, SHRINK_SECONDS, shrinking_limited_to
+from fixtures.shrinking import GIVEN_SHRINK_SECONDS
 from fixtures.results import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -82,3 +84,33 @@ def test_after_an_s1_check_hypothesis_has_its_own_limit_again(probed, spec, outc
     if outcome == "fail":
         assert check["shrink_interesting_test_cases"] == [limit], check
     assert check["after"] == session, check
+
+
+def test_no_limit_leaves_the_engine_alone():
+    before = getattr(engine, SHRINK_LIMIT)
+    with shrinking_limited_to(None):
+        assert getattr(engine, SHRINK_LIMIT) == before
+    assert getattr(engine, SHRINK_LIMIT) == before
+
+
+def test_a_given_check_shrinks_within_its_profiles_limit_and_restores_it(tmp_path):
+    """A ``check.given`` failure shrinks under ``GIVEN_SHRINK_SECONDS`` of the profile
+    (fixtures/shrinking.py) and leaves the engine's limit as it found it: C1 on tansu, which
+    fails (tansu accepts values Kafka refuses), at the ci profile."""
+    probe = tmp_path / "probe.jsonl"
+    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "conformance/test_configs.py", "-q", "-p", "no:cacheprovider",
+         "-p", "tests.shrink_limit_probe", "--probe-shrink-limit", str(probe),
+         "--property", "C1", "--profile", "ci", "--seed", "1", "-k", "v1",
+         "--broker", FAILING, "--results-dir", str(tmp_path / "results")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    rows = read_rows(Path((tmp_path / "last-run").read_text().strip()) / "results.jsonl")
+    assert [r["outcome"] for r in rows] == ["fail"], rows
+    records = [json.loads(line) for line in probe.read_text().splitlines()]
+    session, (check,) = records[0]["session"], records[1:]
+    limit = GIVEN_SHRINK_SECONDS["ci"]
+    assert session != limit, session
+    assert check["before"] == session and check["after"] == session, check
+    assert set(check["run"]) == {limit} and check["shrink_interesting_test_cases"] == [limit], check

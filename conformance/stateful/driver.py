@@ -4,21 +4,18 @@ by hypothesis within a time limit, made minimal and confirmed (``minimise.py``) 
 reported as the row's message and counterexample; ``--replay FILE:ROW`` re-runs a recorded
 counterexample without hypothesis.
 
-Hypothesis has no setting for how long shrinking may take: the limit is the module global
-``MAX_SHRINKING_SECONDS`` of ``hypothesis/internal/conjecture/engine.py``
-(HypothesisWorks/hypothesis, ``hypothesis-python/src/``), left "monkeypatchable, for the
-rare users who need to keep on shrinking" (its comment). :func:`shrinking_limited_to` sets
-it for one row and puts back what was there, whatever the row's outcome.
+Hypothesis has no setting for how long shrinking may take; ``fixtures.shrinking`` sets the
+engine's limit for one row (S1's own seconds, SHRINK_SECONDS) and puts back what was there,
+whatever the row's outcome.
 """
 from __future__ import annotations
-
-from contextlib import contextmanager
 
 from hypothesis import HealthCheck, Phase, seed, settings
 from hypothesis.errors import FlakyFailure
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from fixtures.harness import BrokerGone, Unsupported, Violation
+from fixtures.shrinking import SHRINK_LIMIT, shrinking_limited_to  # noqa: F401 - S1's limit, tested by name
 from protocol import apis
 
 from .invariants import check_invariants
@@ -30,26 +27,6 @@ from .steps import BY_NAME, Strategies
 #: Steps per example, and the seconds hypothesis may spend shrinking one failure, by profile.
 STEPS = {"ci": 10, "dev": 20, "release": 40}
 SHRINK_SECONDS = {"ci": 3, "dev": 20, "release": 90}
-#: The engine global that bounds shrinking (see the module docstring).
-SHRINK_LIMIT = "MAX_SHRINKING_SECONDS"
-
-
-@contextmanager
-def shrinking_limited_to(seconds: float):
-    """Bound the time hypothesis spends shrinking (each try re-runs a sequence against the
-    broker) while the block runs; afterwards the engine's limit is what it was before (or
-    absent again, if it was absent), also when the block raises."""
-    from hypothesis.internal.conjecture import engine
-    absent = object()
-    before = getattr(engine, SHRINK_LIMIT, absent)
-    setattr(engine, SHRINK_LIMIT, seconds)
-    try:
-        yield
-    finally:
-        if before is absent:
-            delattr(engine, SHRINK_LIMIT)
-        else:
-            setattr(engine, SHRINK_LIMIT, before)
 
 
 def machine_class(row: Row):
