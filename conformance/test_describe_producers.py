@@ -7,12 +7,13 @@ asks InitProducerId with no transactional id (an idempotent producer's id and ep
 producer does before its first idempotent Produce) and appends 1-3 batches to partition 0
 through the suite's one producer (``fixtures.admin.Admin.produce``), each batch carrying
 that producer id and epoch and consecutive sequences from 0 (each record's CreateTime drawn:
-``strategies/describe_producers.py``). Then one DescribeProducers names partitions 0 and 1
-of the topic and partition 0 of a topic that does not exist.
+``strategies/describe_producers.py``). Then one DescribeProducers names partitions 0, 1 and
+2 (which the topic lacks) of the topic and partition 0 of a topic that does not exist.
 
 Kafka: ``KafkaApis.handleDescribeProducersRequest`` answers a topic absent from the metadata
 cache UNKNOWN_TOPIC_OR_PARTITION for each partition named, the others through
-``ReplicaManager.activeProducerState`` -> ``Partition.activeProducerState`` (NONE) ->
+``ReplicaManager.activeProducerState`` (``getPartitionOrError``: a partition neither hosted
+nor in the metadata cache, UNKNOWN_TOPIC_OR_PARTITION) -> ``Partition.activeProducerState`` (NONE) ->
 ``UnifiedLog.activeProducers``: one entry per producer ``ProducerStateManager`` holds, with
 ``ProducerStateEntry``'s epoch, ``lastSeq`` (the last batch's base sequence + records - 1),
 ``lastTimestamp`` (the last batch's max timestamp, ``ProducerAppendInfo.appendDataBatch``),
@@ -47,7 +48,7 @@ W1_SOURCE = ("KIP-664 \"Provide tooling to detect and abort hanging transactions
              + "DescribeProducersRequest.json, DescribeProducersResponse.json; " + K + "core/src/main/scala/kafka/"
              "server/KafkaApis.scala handleDescribeProducersRequest (a topic not in the metadata cache: "
              "UNKNOWN_TOPIC_OR_PARTITION); " + K + "core/src/main/scala/kafka/server/ReplicaManager.scala "
-             "activeProducerState; " + K + "core/src/main/scala/kafka/cluster/Partition.scala activeProducerState; "
+             "activeProducerState, getPartitionOrError; " + K + "core/src/main/scala/kafka/cluster/Partition.scala activeProducerState; "
              + K + "core/src/main/scala/kafka/log/UnifiedLog.scala activeProducers (storage's UnifiedLog.java from "
              "4.0); " + STORAGE + "ProducerStateManager.java activeProducers; " + STORAGE + "ProducerStateEntry.java "
              "lastSeq, lastTimestamp; " + STORAGE + "ProducerAppendInfo.java appendDataBatch (maxTimestamp)")
@@ -64,11 +65,12 @@ def test_w1_describe_producers_lists_the_idempotent_producer_that_wrote_to_a_par
     """After InitProducerId (no transactional id) gave an idempotent producer id p and epoch
     e, and 1-3 Produce batches carrying p, e and consecutive sequences from 0 appended n
     records to partition 0 of a fresh topic of two partitions: DescribeProducers of
-    partitions 0 and 1 and of partition 0 of a topic that does not exist answers partition 0
+    partitions 0, 1 and 2 and of partition 0 of a topic that does not exist answers partition 0
     NONE with exactly one active producer, producer_id p, producer_epoch e, last_sequence
     n - 1, last_timestamp the last batch's largest CreateTime, coordinator_epoch -1 and
-    current_txn_start_offset -1; partition 1 (never written) NONE and no producer; the
-    unknown topic's partition UNKNOWN_TOPIC_OR_PARTITION (``handleDescribeProducersRequest``),
+    current_txn_start_offset -1; partition 1 (never written) NONE and no producer; partition 2
+    (the topic lacks it: ``ReplicaManager.getPartitionOrError``) and the unknown topic's
+    partition UNKNOWN_TOPIC_OR_PARTITION (``handleDescribeProducersRequest``), each alone,
     without changing the others' answers."""
     check.require(ApiKey.DescribeProducers, version)
     check.require(ApiKey.InitProducerId)
@@ -92,7 +94,7 @@ def test_w1_describe_producers_lists_the_idempotent_producer_that_wrote_to_a_par
             sequence += len(batch)
         last, stamp = sequence - 1, base + max(batches[-1])
         client.answered(ApiKey.DescribeProducers, version,
-                        build.describe_producers(version, [(topic, [0, 1]), (unknown, [0])]))
+                        build.describe_producers(version, [(topic, [0, 1, 2]), (unknown, [0])]))
         name = f"DescribeProducers v{version}"
         at = ["topics", {"name": topic}, "partitions", {"partition_index": 0}]
         check.expect_field(at + ["error_code"], [Errors.NONE], count=1, says=f"{name} of {topic}-0: one result, NONE")
@@ -110,6 +112,10 @@ def test_w1_describe_producers_lists_the_idempotent_producer_that_wrote_to_a_par
         check.expect_field(other + ["error_code"], [Errors.NONE], count=1, says=f"{name} of {topic}-1: one result, NONE")
         check.expect_field(other + ["active_producers", "producer_id"], [], count=0,
                            says=f"{name} of {topic}-1 (never written): no active producer")
+        beyond = ["topics", {"name": topic}, "partitions", {"partition_index": 2}, "error_code"]
+        check.expect_field(beyond, [Errors.UNKNOWN_TOPIC_OR_PARTITION], count=1,
+                           says=f"{name} of {topic}-2 (the topic has partitions 0 and 1): one result, "
+                                "UNKNOWN_TOPIC_OR_PARTITION")
         none = ["topics", {"name": unknown}, "partitions", {"partition_index": 0}, "error_code"]
         check.expect_field(none, [Errors.UNKNOWN_TOPIC_OR_PARTITION], count=1,
                            says=f"{name} of {unknown}-0 (no such topic): one result, UNKNOWN_TOPIC_OR_PARTITION")
