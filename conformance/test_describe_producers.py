@@ -48,7 +48,8 @@ W1_SOURCE = ("KIP-664 \"Provide tooling to detect and abort hanging transactions
              + "DescribeProducersRequest.json, DescribeProducersResponse.json; " + K + "core/src/main/scala/kafka/"
              "server/KafkaApis.scala handleDescribeProducersRequest (a topic not in the metadata cache: "
              "UNKNOWN_TOPIC_OR_PARTITION); " + K + "core/src/main/scala/kafka/server/ReplicaManager.scala "
-             "activeProducerState, getPartitionOrError; " + K + "core/src/main/scala/kafka/cluster/Partition.scala activeProducerState; "
+             "activeProducerState, getPartitionOrError; " + K + "core/src/main/scala/kafka/cluster/Partition.scala "
+             "activeProducerState; "
              + K + "core/src/main/scala/kafka/log/UnifiedLog.scala activeProducers (storage's UnifiedLog.java from "
              "4.0); " + STORAGE + "ProducerStateManager.java activeProducers; " + STORAGE + "ProducerStateEntry.java "
              "lastSeq, lastTimestamp; " + STORAGE + "ProducerAppendInfo.java appendDataBatch (maxTimestamp)")
@@ -109,7 +110,8 @@ def test_w1_describe_producers_lists_the_idempotent_producer_that_wrote_to_a_par
                                  ("current_txn_start_offset", NO_TXN_START_OFFSET, "no open transaction")):
             check.expect_field(producer + [field], [want], count=1, says=f"{name} of {topic}-0: {field} {want} ({why})")
         other = ["topics", {"name": topic}, "partitions", {"partition_index": 1}]
-        check.expect_field(other + ["error_code"], [Errors.NONE], count=1, says=f"{name} of {topic}-1: one result, NONE")
+        check.expect_field(other + ["error_code"], [Errors.NONE], count=1,
+                           says=f"{name} of {topic}-1: one result, NONE")
         check.expect_field(other + ["active_producers", "producer_id"], [], count=0,
                            says=f"{name} of {topic}-1 (never written): no active producer")
         beyond = ["topics", {"name": topic}, "partitions", {"partition_index": 2}, "error_code"]

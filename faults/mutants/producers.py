@@ -2,8 +2,9 @@
 producers. A broker that reports, as a producer's last sequence, the sequence it expects next
 (``ProducerStateEntry.lastSeq`` + 1: the number the duplicate check compares a new batch
 with) instead of the last one written; one that answers a partition of a topic it does not
-have as an empty one (NONE, no producer) instead of UNKNOWN_TOPIC_OR_PARTITION. Measured over ``kafka:4.4.0`` (tansu does not serve
-DescribeProducers; noida serves it but lists no producer, catalogue W1 fails there).
+have as an empty one (NONE, no producer) instead of UNKNOWN_TOPIC_OR_PARTITION. Measured
+over ``kafka:4.4.0`` (tansu does not serve DescribeProducers; noida serves it but lists no
+producer, catalogue W1 fails there).
 """
 from __future__ import annotations
 
