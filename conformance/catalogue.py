@@ -99,6 +99,12 @@ FAMILIES = {
           "DeleteRecords the low watermark it returned (O3); a timestamp a version cannot carry is not sent",
           "KIP-734; Kafka's ReplicaManager.fetchOffset, Partition.fetchOffsetForTimestamp, "
           "UnifiedLog.fetchOffsetByTimestamp"),
+    "W": ("DescribeProducers: after an idempotent producer (InitProducerId without a transactional id) "
+          "produced over the wire, the partition lists exactly it, with its id, epoch, last sequence and last "
+          "batch's max timestamp and no transaction; a partition never written lists no producer; an unknown "
+          "topic answers UNKNOWN_TOPIC_OR_PARTITION alone (W1)",
+          "KIP-664; Kafka's KafkaApis.handleDescribeProducersRequest, Partition.activeProducerState, "
+          "ProducerStateManager"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }

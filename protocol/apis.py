@@ -84,7 +84,9 @@ class Role(Enum):
     ``fenceProducers``, WriteTxnMarkers for ``abortTransaction``, LeaveGroup for
     ``removeMembersFromConsumerGroup``); they keep the role of what they are. JoinGroup,
     SyncGroup and LeaveGroup are ``DATA``: the group properties (catalogue G5) make a member
-    over the wire, as a consumer does, to see what a group with members is refused.
+    over the wire, as a consumer does, to see what a group with members is refused;
+    InitProducerId is ``DATA``: DescribeProducers' property (catalogue W1) makes an
+    idempotent producer over the wire, as the producer does, to see it listed.
     :data:`NOT_DECLARED` gives, for every other API Kafka serves, the reason it is not here.
     """
     ADMIN = "admin"   #: catalogue P1's admin APIs: the properties are parametrised over them
@@ -281,6 +283,7 @@ _ACL_FILTER = {"resource_name_filter": E.ACL_RESOURCE, "principal_filter": E.PRI
 DECLARATIONS: dict[ApiKey, ApiSpec] = _declare(
     ApiSpec(ApiKey.Produce, DATA, mutates="appends records"),
     ApiSpec(ApiKey.Fetch, DATA),
+    ApiSpec(ApiKey.InitProducerId, DATA, mutates="allocates a producer id (an idempotent producer's, catalogue W1)"),
     ApiSpec(ApiKey.ListOffsets, ADMIN, _TOPIC_PARTS, _TOPIC_PARTS),
     ApiSpec(ApiKey.Metadata, ADMIN, "topics[name|topic_id]", "topics[name|topic_id]"),
     ApiSpec(ApiKey.OffsetCommit, ADMIN, "topics[name|topic_id].partitions[partition_index]",
@@ -383,7 +386,6 @@ _STATE = "the share coordinator's state store, sent by brokers (KIP-932); never 
 #: kafka:4.4.0 its ApiVersions and fails on an API in neither table.
 NOT_DECLARED: dict[int, tuple[str, str]] = {
     int(ApiKey.Heartbeat): ("Heartbeat", _MEMBER),
-    int(ApiKey.InitProducerId): ("InitProducerId", _TXN + " (fenceProducers borrows it to bump an epoch)"),
     int(ApiKey.OffsetForLeaderEpoch): ("OffsetForLeaderEpoch", "a consumer's or follower's log truncation "
                                                                "check; the Admin client does not send it"),
     int(ApiKey.AddPartitionsToTxn): ("AddPartitionsToTxn", _TXN),

@@ -188,6 +188,25 @@ def produce(v: int, records: Iterable[tuple[str, Iterable[tuple[int, bytes]]]], 
     return body
 
 
+def init_producer_id(v: int, *, transactional_id: str | None = None, transaction_timeout_ms: int = -1) -> dict:
+    """A producer id and epoch for a new producer: ``transactional_id`` None asks for an
+    idempotent (non-transactional) producer's. ``producer_id``/``producer_epoch`` -1 (a new
+    producer, not one resuming) from v3; ``enable2_pc``/``keep_prepared_txn`` false from v6
+    (InitProducerIdRequest.json)."""
+    body = {"transactional_id": transactional_id, "transaction_timeout_ms": transaction_timeout_ms}
+    if v >= 3:
+        body.update(producer_id=-1, producer_epoch=-1)
+    if v >= 6:
+        body.update(enable2_pc=False, keep_prepared_txn=False)
+    return body
+
+
+def describe_producers(v: int, partitions: Iterable[tuple[str, Iterable[int]]]) -> dict:
+    """The active producers of every partition in ``partitions`` (``(topic, [index, ...])``),
+    DescribeProducersRequest.json (v0 only)."""
+    return {"topics": [{"name": n, "partition_indexes": list(ps)} for n, ps in partitions]}
+
+
 def list_offsets(v: int, partitions: Iterable[tuple[str, Iterable[int]]], timestamp: int, *,
                  isolation_level: int = 0, timeout_ms: int = TIMEOUT_MS) -> dict:
     """The offset at ``timestamp`` (an ``OffsetSpec``: LATEST, EARLIEST) of every partition

@@ -1,0 +1,58 @@
+"""W1 can fail: every DescribeProducers mutant (faults/mutants/producers.py) fails the
+property it names, where the same broker behind the transparent proxy passes it.
+
+The suite runs as users run it (``python -m pytest conformance/test_describe_producers.py
+--broker proxy:MUTANT@kafka:4.4.0 --profile ci --seed 1``), once, with every DescribeProducers
+mutant and the baseline as brokers of one matrix; the tests below read its rows. The mutants
+are measured over kafka:4.4.0: tansu does not advertise DescribeProducers and noida lists no
+producer (W1 fails there).
+"""
+from __future__ import annotations
+
+import pytest
+
+from faults.mutants.producers import OVER
+from tests.family_matrix import (assert_a_mutant_for_every_property, assert_the_baseline_passes,
+                                 assert_the_mutant_fails_every_version, family_mutants, family_run)
+from tests.replaying import assert_quickest_finding_replays
+
+PROPS = ("W1",)
+MUTANTS = family_mutants("producers")
+BASELINE = f"proxy:none@{OVER}"
+
+
+def spec_of(name: str) -> str:
+    return f"proxy:{name}@{MUTANTS[name].over}"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """Each broker's (results.jsonl, rows by cell), from one matrix run."""
+    return family_run(tmp_path_factory.mktemp("producers-can-fail"), "conformance/test_describe_producers.py",
+                      [BASELINE, *(spec_of(n) for n in MUTANTS)])
+
+
+@pytest.fixture(scope="module")
+def rows(run):
+    return {spec: cells for spec, (_, cells) in run.items()}
+
+
+def test_there_is_a_mutant_for_every_describe_producers_property_and_each_runs_over_kafka():
+    assert_a_mutant_for_every_property(MUTANTS, PROPS, over=OVER)
+
+
+def test_kafka_passes_every_describe_producers_property_through_the_transparent_proxy(rows):
+    assert_the_baseline_passes(rows[BASELINE], PROPS)
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_the_mutant_fails_every_version_of_its_properties(rows, name):
+    assert_the_mutant_fails_every_version(name, MUTANTS[name], rows[spec_of(name)], rows[BASELINE], BASELINE)
+
+
+@pytest.mark.parametrize("name", sorted(MUTANTS))
+def test_the_mutants_first_finding_gives_its_verdict_through_its_repro(run, name):
+    """The mutant's quickest failing row, exported as a standalone repro.py, gives the same
+    verdict against a fresh broker under the mutant (issue 25, item 1)."""
+    results, cells = run[spec_of(name)]
+    assert_quickest_finding_replays(name, spec_of(name), cells, results)
