@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 from hypothesis.internal.conjecture import engine
 
-from conformance.stateful.driver import SHRINK_LIMIT, SHRINK_SECONDS, shrinking_limited_to
-from fixtures.shrinking import GIVEN_SHRINK_SECONDS
+from conformance.stateful.driver import SHRINK_SECONDS
+from fixtures.shrinking import GIVEN_SHRINK_SECONDS, SHRINK_LIMIT, shrinking_limited_to
 from fixtures.results import read_rows
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -15,7 +15,7 @@ from hypothesis.errors import FlakyFailure
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from fixtures.harness import BrokerGone, Unsupported, Violation
-from fixtures.shrinking import SHRINK_LIMIT, shrinking_limited_to  # noqa: F401 - S1's limit, tested by name
+from fixtures.shrinking import shrinking_limited_to
 from protocol import apis
 
 from .invariants import check_invariants
