@@ -54,20 +54,27 @@ def test_a_limit_that_was_absent_is_absent_again():
         setattr(engine, SHRINK_LIMIT, before)
 
 
-@pytest.fixture(scope="module")
-def probed(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("s1-limit")
+def _probed_run(tmp: Path, module: str, prop: str, selection: str, specs: list[str]) -> tuple[list, list]:
+    """Run ``module``'s ``prop`` checks selected by ``selection`` (``-k``) against ``specs``
+    at the ci profile with the probe: (the rows, the probe's records: the session's, then
+    one per check)."""
     probe = tmp / "probe.jsonl"
     env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "conformance/test_stateful.py", "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", module, "-q", "-p", "no:cacheprovider",
          "-p", "tests.shrink_limit_probe", "--probe-shrink-limit", str(probe),
-         "--property", "S1", "--profile", "ci", "--seed", "1", "-k", "Metadata",
-         "--broker", FAILING, "--broker", PASSING, "--results-dir", str(tmp / "results")],
+         "--property", prop, "--profile", "ci", "--seed", "1", "-k", selection,
+         *[a for spec in specs for a in ("--broker", spec)], "--results-dir", str(tmp / "results")],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = read_rows(Path((tmp / "last-run").read_text().strip()) / "results.jsonl")
-    records = [json.loads(line) for line in probe.read_text().splitlines()]
+    return rows, [json.loads(line) for line in probe.read_text().splitlines()]
+
+
+@pytest.fixture(scope="module")
+def probed(tmp_path_factory):
+    rows, records = _probed_run(tmp_path_factory.mktemp("s1-limit"), "conformance/test_stateful.py", "S1",
+                                "Metadata", [FAILING, PASSING])
     return {r["broker"]: r for r in rows}, records[0]["session"], {
         next(spec for spec in (PASSING, FAILING) if f"[{spec}-" in r["test"]): r for r in records[1:]}
 
@@ -97,18 +104,8 @@ def test_a_given_check_shrinks_within_its_profiles_limit_and_restores_it(tmp_pat
     """A ``check.given`` failure shrinks under ``GIVEN_SHRINK_SECONDS`` of the profile
     (fixtures/shrinking.py) and leaves the engine's limit as it found it: C1 on tansu, which
     fails (tansu accepts values Kafka refuses), at the ci profile."""
-    probe = tmp_path / "probe.jsonl"
-    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"))
-    proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "conformance/test_configs.py", "-q", "-p", "no:cacheprovider",
-         "-p", "tests.shrink_limit_probe", "--probe-shrink-limit", str(probe),
-         "--property", "C1", "--profile", "ci", "--seed", "1", "-k", "v1",
-         "--broker", FAILING, "--results-dir", str(tmp_path / "results")],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    rows = read_rows(Path((tmp_path / "last-run").read_text().strip()) / "results.jsonl")
+    rows, records = _probed_run(tmp_path, "conformance/test_configs.py", "C1", "v1", [FAILING])
     assert [r["outcome"] for r in rows] == ["fail"], rows
-    records = [json.loads(line) for line in probe.read_text().splitlines()]
     session, (check,) = records[0]["session"], records[1:]
     limit = GIVEN_SHRINK_SECONDS["ci"]
     assert session != limit, session
