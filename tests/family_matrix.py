@@ -40,12 +40,34 @@ def family_run(tmp: Path, module: str, specs: list[str], *extra: str, timeout: f
     return out
 
 
-# -- the checks every family's can-fail test makes of its matrix's rows ---------------------------
+def rows_by_spec(run: dict[str, tuple[Path, dict]]) -> dict[str, dict]:
+    """A :func:`family_run`'s rows by cell, by broker spec (its results files left out)."""
+    return {spec: cells for spec, (_, cells) in run.items()}
+
 
 def family_mutants(module: str) -> dict:
     """The mutants of ``faults.mutants.<module>``, by name."""
     from faults.mutants import all_mutants
     return {n: c for n, c in all_mutants().items() if c.__module__ == f"faults.mutants.{module}"}
+
+
+class Family:
+    """A family's can-fail matrix: the mutants of ``faults.mutants.<mutants>``, each over its
+    broker (``proxy:NAME@OVER``), beside the baseline, the same broker behind the transparent
+    proxy; :meth:`run` runs the property module ``module`` against all of them at once."""
+
+    def __init__(self, mutants: str, module: str, over: str):
+        self.mutants, self.module = family_mutants(mutants), module
+        self.baseline = f"proxy:none@{over}"
+
+    def spec_of(self, name: str) -> str:
+        return f"proxy:{name}@{self.mutants[name].over}"
+
+    def run(self, tmp: Path) -> dict[str, tuple[Path, dict]]:
+        return family_run(tmp, self.module, [self.baseline, *(self.spec_of(n) for n in self.mutants)])
+
+
+# -- the checks every family's can-fail test makes of its matrix's rows ---------------------------
 
 
 def assert_a_mutant_for_every_property(mutants: dict, props, over: str | None = None) -> None:

@@ -12,29 +12,24 @@ from __future__ import annotations
 import pytest
 
 from faults.mutants.producers import OVER
-from tests.family_matrix import (assert_a_mutant_for_every_property, assert_the_baseline_passes,
-                                 assert_the_mutant_fails_every_version, family_mutants, family_run)
+from tests.family_matrix import (Family, assert_a_mutant_for_every_property, assert_the_baseline_passes,
+                                 assert_the_mutant_fails_every_version, rows_by_spec)
 from tests.replaying import assert_quickest_finding_replays
 
 PROPS = ("W1",)
-MUTANTS = family_mutants("producers")
-BASELINE = f"proxy:none@{OVER}"
-
-
-def spec_of(name: str) -> str:
-    return f"proxy:{name}@{MUTANTS[name].over}"
+FAMILY = Family("producers", "conformance/test_describe_producers.py", over=OVER)
+MUTANTS, BASELINE, spec_of = FAMILY.mutants, FAMILY.baseline, FAMILY.spec_of
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """Each broker's (results.jsonl, rows by cell), from one matrix run."""
-    return family_run(tmp_path_factory.mktemp("producers-can-fail"), "conformance/test_describe_producers.py",
-                      [BASELINE, *(spec_of(n) for n in MUTANTS)])
+    return FAMILY.run(tmp_path_factory.mktemp("producers-can-fail"))
 
 
 @pytest.fixture(scope="module")
 def rows(run):
-    return {spec: cells for spec, (_, cells) in run.items()}
+    return rows_by_spec(run)
 
 
 def test_there_is_a_mutant_for_every_describe_producers_property_and_each_runs_over_kafka():

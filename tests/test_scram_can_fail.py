@@ -14,26 +14,21 @@ import pytest
 
 from faults.mutants.scram_credentials import OVER
 from reference import known_deviations
-from tests.family_matrix import (assert_a_mutant_for_every_property, assert_the_baseline_passes,
-                                 assert_the_mutant_fails_every_version, family_mutants, family_run)
+from tests.family_matrix import (Family, assert_a_mutant_for_every_property, assert_the_baseline_passes,
+                                 assert_the_mutant_fails_every_version, rows_by_spec)
 from tests.replaying import assert_quickest_finding_replays
 
 PROPS = ("U1", "U2", "U3")
-MUTANTS = family_mutants("scram_credentials")
-BASELINE = f"proxy:none@{OVER}"
+FAMILY = Family("scram_credentials", "conformance/test_scram_credentials.py", over=OVER)
+MUTANTS, BASELINE, spec_of = FAMILY.mutants, FAMILY.baseline, FAMILY.spec_of
 DEDICATED = known_deviations.entry("scram-upsertion-lost-when-a-deletion-empties-its-mechanism").test
-
-
-def spec_of(name: str) -> str:
-    return f"proxy:{name}@{MUTANTS[name].over}"
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """Each broker's (results.jsonl, rows by cell), from one matrix run, the dedicated
     check's rows left out."""
-    out = family_run(tmp_path_factory.mktemp("scram-can-fail"), "conformance/test_scram_credentials.py",
-                     [BASELINE, *(spec_of(n) for n in MUTANTS)])
+    out = FAMILY.run(tmp_path_factory.mktemp("scram-can-fail"))
     return {spec: (results, {cell: kept for cell, rs in cells.items()
                              if (kept := [r for r in rs if not r["check"].startswith(DEDICATED)])})
             for spec, (results, cells) in out.items()}
@@ -41,7 +36,7 @@ def run(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def rows(run):
-    return {spec: cells for spec, (_, cells) in run.items()}
+    return rows_by_spec(run)
 
 
 def test_there_is_a_mutant_for_every_scram_property_and_each_runs_over_kafka():
