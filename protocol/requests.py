@@ -603,3 +603,36 @@ def alter_scram_credentials(v: int, deletions: Iterable = (), upsertions: Iterab
     return {"deletions": [{"name": d[0], "mechanism": d[1]} for d in deletions],
             "upsertions": [{"name": u[0], "mechanism": u[1], "iterations": u[2], "salt": bytes(u[3]),
                             "salted_password": bytes(u[4])} for u in upsertions]}
+
+
+# -- delegation tokens (KIP-48, KIP-373) ------------------------------------------------------
+
+
+def create_delegation_token(v: int, renewers: Iterable[tuple[str, str]] = (), max_lifetime_ms: int = -1,
+                            owner: tuple[str, str] | None = None) -> dict:
+    """A token for ``owner`` (``(principal type, name)``, from v3; None: the requester) that
+    ``renewers`` (``(type, name)`` each) may renew; ``max_lifetime_ms`` -1: the broker's
+    default (CreateDelegationTokenRequest.json)."""
+    body = {"renewers": [{"principal_type": t, "principal_name": n} for t, n in renewers],
+            "max_lifetime_ms": int(max_lifetime_ms)}
+    if v >= 3:
+        body["owner_principal_type"], body["owner_principal_name"] = owner if owner else (None, None)
+    return body
+
+
+def describe_delegation_token(v: int, owners: Iterable[tuple[str, str]] | None) -> dict:
+    """The tokens owned or renewable by ``owners`` (``(type, name)`` each; None: every token
+    the requester may describe) (DescribeDelegationTokenRequest.json)."""
+    return {"owners": None if owners is None else [{"principal_type": t, "principal_name": n} for t, n in owners]}
+
+
+def renew_delegation_token(v: int, hmac: bytes, renew_period_ms: int = -1) -> dict:
+    """Renew the token whose HMAC is ``hmac`` by ``renew_period_ms`` (-1: the broker's
+    default) (RenewDelegationTokenRequest.json)."""
+    return {"hmac": bytes(hmac), "renew_period_ms": int(renew_period_ms)}
+
+
+def expire_delegation_token(v: int, hmac: bytes, expiry_time_period_ms: int = -1) -> dict:
+    """Expire the token whose HMAC is ``hmac`` in ``expiry_time_period_ms`` (< 0: now)
+    (ExpireDelegationTokenRequest.json)."""
+    return {"hmac": bytes(hmac), "expiry_time_period_ms": int(expiry_time_period_ms)}
