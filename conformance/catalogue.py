@@ -105,6 +105,12 @@ FAMILIES = {
           "topic answers UNKNOWN_TOPIC_OR_PARTITION alone (W1)",
           "KIP-664; Kafka's KafkaApis.handleDescribeProducersRequest, Partition.activeProducerState, "
           "ProducerStateManager"),
+    "H": ("delegation tokens: on a listener without authentication every token request answers "
+          "DELEGATION_TOKEN_REQUEST_NOT_ALLOWED (H1); on a SASL listener a token is described to its owner and "
+          "never to a principal without a part in it (H2); a token for another owner without CREATE_TOKENS, or "
+          "with a renewer that is not a User, is refused and creates nothing (H3)",
+          "KIP-48, KIP-373, KIP-900; Kafka's KafkaApis (allowTokenRequests, handleCreateTokenRequest, "
+          "handleDescribeTokensRequest), DelegationTokenManager.filterToken, DelegationTokenControlManager"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }

@@ -1,0 +1,58 @@
+"""Delegation-token faults (catalogue H1-H3): a broker that takes token requests on a listener
+without authentication, one whose DescribeDelegationToken lists no token, one that lets a
+principal create a token for another owner without CREATE_TOKENS. The first is measured over
+``kafka:4.4.0`` (a PLAINTEXT listener), the others over ``kafka:4.4.0,preset=acl`` (SASL, tokens
+enabled); tansu and noida serve no token API.
+"""
+from __future__ import annotations
+
+from protocol.apis import ApiKey
+from protocol.errors import Errors
+
+from .mutant import Mutant, mutant
+
+ACL = "kafka:4.4.0,preset=acl"
+
+
+@mutant
+class TokensWithoutAuthentication(Mutant):
+    """Every token request on a listener without authentication is answered NONE where Kafka
+    answers DELEGATION_TOKEN_REQUEST_NOT_ALLOWED (``KafkaApis.allowTokenRequests`` skipped)."""
+    name = "delegation-tokens-without-authentication"
+    catches = ("H1",)
+    apis = (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken,
+            ApiKey.DescribeDelegationToken)
+    over = "kafka:4.4.0"
+
+    def response(self, seen, body):
+        if body.get("error_code") == Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED:
+            return {**body, "error_code": Errors.NONE}
+        return body
+
+
+@mutant
+class DescribeListsNoToken(Mutant):
+    """DescribeDelegationToken answers NONE with no token, whoever asks and whatever the
+    filter, as a broker whose token cache never learns the controller's tokens."""
+    name = "describe-delegation-token-lists-no-token"
+    catches = ("H2",)
+    apis = (ApiKey.DescribeDelegationToken,)
+    over = ACL
+
+    def response(self, seen, body):
+        return {**body, "tokens": []}
+
+
+@mutant
+class TokenForAnotherOwnerAllowed(Mutant):
+    """CreateDelegationToken for an owner other than the requester, refused by Kafka without
+    CREATE_TOKENS on that owner (DELEGATION_TOKEN_AUTHORIZATION_FAILED), is answered NONE."""
+    name = "create-delegation-token-for-another-owner-allowed"
+    catches = ("H3",)
+    apis = (ApiKey.CreateDelegationToken,)
+    over = ACL
+
+    def response(self, seen, body):
+        if body.get("error_code") == Errors.DELEGATION_TOKEN_AUTHORIZATION_FAILED:
+            return {**body, "error_code": Errors.NONE}
+        return body
