@@ -45,6 +45,7 @@ from fixtures.harness import Unsupported, expect_setup
 from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
 from protocol import requests as build
+from reference.release_lines import DELEGATION_TOKENS_ENABLED
 from strategies import delegation_tokens as gen
 
 from .parametrize import every_version
@@ -76,6 +77,9 @@ def _authenticating(check) -> None:
     if check.broker.preset != "acl":
         raise Unsupported("needs a SASL listener with the suite's principals and delegation tokens enabled: "
                           "kafka:VERSION,preset=acl (no other target can be configured so)")
+    if not DELEGATION_TOKENS_ENABLED.now():
+        raise Unsupported("a KRaft broker before 3.6 does not start with delegation tokens enabled (KIP-900; "
+                          "reference/release_lines.py DELEGATION_TOKENS_ENABLED): preset=acl leaves them off")
     check.needs_config(acl.CONFIG_NOTE + f"; delegation.token.secret.key={acl.TOKEN_SECRET_KEY}")
 
 

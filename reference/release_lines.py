@@ -127,7 +127,22 @@ MUTATION_QUOTA_ENFORCED = Rule(
     "(quotas.controllerMutation.newQuotaFor(request, strictSinceVersion = 6)), 3.x",
     measured=("kafka:3.3.2,preset=quota", "kafka:3.9.2,mode=zk,preset=quota"))
 
-RULES = (SEGMENT_BYTES_MIN, CLUSTER_METADATA_CREATE_ERROR, MUTATION_QUOTA_ENFORCED)
+#: Whether a broker may start with delegation tokens enabled (``delegation.token.secret.key``
+#: set). A KRaft broker may since **3.6** (KIP-900, KAFKA-15219: the controller's
+#: DelegationTokenControlManager, metadata version 3.6-IV2); before, ``BrokerServer.startup``
+#: throws "Delegation tokens are not supported" and the broker exits. ZooKeeper mode has had
+#: them since 1.1 (KIP-48; ``DelegationTokenManager`` over ZooKeeper). ``preset=acl`` sets
+#: the key only where the broker starts with it (``fixtures/acl.py``).
+DELEGATION_TOKENS_ENABLED = Rule(
+    "a broker starts with delegation tokens enabled", (3, 6), False, True,
+    "KIP-900 (KAFKA-15219, 3.6.0): metadata/src/main/java/org/apache/kafka/controller/"
+    "DelegationTokenControlManager.java; before, core/src/main/scala/kafka/server/BrokerServer.scala startup "
+    "(config.tokenAuthEnabled: throw UnsupportedOperationException(\"Delegation tokens are not supported\"))",
+    zk=True, zk_source="KIP-48: core/src/main/scala/kafka/server/DelegationTokenManager.scala (ZooKeeper), 1.1+",
+    measured=("kafka:3.5.2,preset=acl", "kafka:3.6.2,preset=acl", "kafka:3.9.2,preset=acl", "kafka:3.9.2,mode=zk,preset=acl",
+              "kafka:4.4.0,preset=acl"))
+
+RULES = (SEGMENT_BYTES_MIN, CLUSTER_METADATA_CREATE_ERROR, MUTATION_QUOTA_ENFORCED, DELEGATION_TOKENS_ENABLED)
 
 _current: Line = NEWEST
 _mode: str = KRAFT
