@@ -176,3 +176,18 @@ def test_a_number_in_a_path_takes_the_entry_at_that_place():
     e = {"step": 0, "kind": "field", "path": ["results", 1, "error_code"], "in": [0], "count": 1}
     assert runtime.judge(e, _answers(body), NAMES) == "42 INVALID_REQUEST ('bad')"
     assert runtime.judge({**e, "path": ["results", 0, "error_code"]}, _answers(body), NAMES) is None
+
+
+def test_a_learned_value_is_sent_as_this_runs_answer_gave_it():
+    """``learn`` notes (a delegation token's HMAC, H4): the recorded bytes in a frame become
+    what this run's earlier answer holds at the note's path; another length, or no such value,
+    cannot be replayed (None)."""
+    was, now = bytes(range(64)), bytes(range(64, 128))
+    frame = b"\x00\x27" + was + b"\x00\x01"
+    note = {"kind": "learn", "step": 1, "was": was.hex(), "other": {"step": 0, "path": ["hmac"]}}
+    assert note["kind"] in runtime.NOTES and runtime.judge(note, {}) is None
+    answers = {0: runtime.Answer("ok", {"hmac": now.hex()})}
+    assert runtime.learned(note, answers, frame) == b"\x00\x27" + now + b"\x00\x01"
+    assert runtime.learned(note, {0: runtime.Answer("ok", {"hmac": now[:10].hex()})}, frame) is None
+    assert runtime.learned(note, {0: runtime.Answer("ok", {"error_code": 62})}, frame) is None
+    assert runtime.learned(note, {}, frame) is None
