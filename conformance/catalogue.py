@@ -108,9 +108,11 @@ FAMILIES = {
     "H": ("delegation tokens: on a listener without authentication every token request answers "
           "DELEGATION_TOKEN_REQUEST_NOT_ALLOWED (H1); on a SASL listener a token is described to its owner and "
           "never to a principal without a part in it (H2); a token for another owner without CREATE_TOKENS, or "
-          "with a renewer that is not a User, is refused and creates nothing (H3)",
+          "with a renewer that is not a User, is refused and creates nothing (H3); only the owner or a renewer renews or "
+          "expires a token, and an expired one is no longer described (H4)",
           "KIP-48, KIP-373, KIP-900; Kafka's KafkaApis (allowTokenRequests, handleCreateTokenRequest, "
-          "handleDescribeTokensRequest), DelegationTokenManager.filterToken, DelegationTokenControlManager"),
+          "handleDescribeTokensRequest), DelegationTokenManager.filterToken, DelegationTokenControlManager "
+          "(allowedToRenew)"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }

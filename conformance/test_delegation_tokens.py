@@ -22,12 +22,19 @@ creates it (D, T and K are taken).
   an owner other than the requester needs CREATE_TOKENS on the owner's User resource), and a
   renewer whose type is not User is refused INVALID_PRINCIPAL_TYPE; neither creates a token.
 
+* **H4**, on ``preset=acl``: only a token's owner or one of its renewers may renew or expire
+  it (``DelegationTokenControlManager.allowedToRenew``; no exception for a super user:
+  DELEGATION_TOKEN_OWNER_MISMATCH); an expiry with a negative period removes the token
+  (RemoveDelegationTokenRecord): its owner's describe no longer lists it. A renewal after the
+  expiry (DELEGATION_TOKEN_NOT_FOUND by the code) is not judged: on a fresh 4.4.0 broker it
+  was answered NONE in 2 of 5 runs (docs/reference-semantics.md).
+
 Kafka's controller creates the token (``DelegationTokenControlManager.createDelegationToken``:
 owner = the request's owner or the requester; a KRaft metadata version before 3.6-IV2 answers
 UNSUPPORTED_VERSION, KIP-900), brokers describe it from their cache of the metadata log. A
-token's HMAC differs on every broker and every run, so the checks here never send one they
-were given: H2 and H3 judge owners and requesters, not token ids, and a standalone reproducer
-of their rows replays as it was recorded.
+token's HMAC differs on every broker and every run: H4 sends the one its create answered and
+notes where it came from (``check.expect_learned``), so a standalone reproducer sends the HMAC
+its own create got; H2 and H3 judge owners and requesters, not token ids.
 
 Sources: KIP-48, KIP-373, KIP-900; apache/kafka ``core/src/main/scala/kafka/server/KafkaApis.scala``
 (handleCreateTokenRequest, handleRenewTokenRequest, handleExpireTokenRequest,
@@ -66,6 +73,12 @@ H2_SOURCE = (KIPS + APIS + "handleDescribeTokensRequest; " + K + "core/src/main/
 H3_SOURCE = (KIPS + APIS + "handleCreateTokenRequest (an owner other than the requester without CREATE_TOKENS on "
              "its User resource: DELEGATION_TOKEN_AUTHORIZATION_FAILED; a renewer not of type User: "
              "INVALID_PRINCIPAL_TYPE); " + MSG + "CreateDelegationTokenRequest.json (owner from v3)")
+
+H4_SOURCE = (KIPS + K + "metadata/src/main/java/org/apache/kafka/controller/DelegationTokenControlManager.java "
+             "renewDelegationToken, expireDelegationToken (allowedToRenew: the owner or a renewer; an expiry period "
+             "< 0 removes the token: RemoveDelegationTokenRecord); "
+             + K + "core/src/main/scala/kafka/server/DelegationTokenManager.scala renewToken, expireToken "
+             "(ZooKeeper mode)")
 
 TOKEN_APIS = (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken,
               ApiKey.DescribeDelegationToken)
@@ -217,3 +230,67 @@ def test_h3_a_token_for_another_owner_or_a_non_user_renewer_is_refused(check, ap
                                     f"{SUPER_NAME}'s requested by {RESTRICTED_NAME} (the refused create made none)")
 
     check.given(gen.refused(), refused, first=gen.FIRST_REFUSED)
+
+
+@pytest.mark.prop("H4", source=H4_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version([ApiKey.RenewDelegationToken,
+                                                           ApiKey.ExpireDelegationToken]))
+def test_h4_only_the_owner_or_a_renewer_renews_or_expires_a_token_and_an_expired_one_is_gone(check, api_key, version):
+    """The restricted principal creates a token (renewers that are neither of the suite's
+    principals). At this version of this API, the super user's renewal or expiry of it answers
+    DELEGATION_TOKEN_OWNER_MISMATCH (only the owner or a renewer may: no super-user
+    exception); the owner's renewal answers NONE, its expiry with a negative period NONE, and
+    then the owner's describe no longer lists the token. (A renewal after the expiry is not
+    asked: see docs/reference-semantics.md, H4.)"""
+    check.require(api_key, version)
+    check.require(ApiKey.CreateDelegationToken)
+    check.require(ApiKey.DescribeDelegationToken)
+    renew_v = version if api_key == ApiKey.RenewDelegationToken else _newest(check, ApiKey.RenewDelegationToken)
+    expire_v = version if api_key == ApiKey.ExpireDelegationToken else _newest(check, ApiKey.ExpireDelegationToken)
+    check.require_mutations()
+    _authenticating(check)
+    restricted = check.client(principal=acl.RESTRICTED)
+    admin = check.client()
+    create_v = _newest(check, ApiKey.CreateDelegationToken)
+    describe_v = _newest(check, ApiKey.DescribeDelegationToken)
+    name = f"{ApiKey(api_key).name} v{version}"
+
+    def renewed(ask):
+        made = restricted.answered(ApiKey.CreateDelegationToken, create_v,
+                                   build.create_delegation_token(create_v, _principals(ask["renewers"]),
+                                                                 ask["lifetime"]))
+        check.expect_field(["error_code"], [Errors.NONE], setup=True,
+                           says=f"setup: CreateDelegationToken v{create_v} as {RESTRICTED_NAME}: NONE")
+        created, hmac = check.last_step, bytes(made["hmac"])
+
+        def send(client, key, v, body):
+            client.answered(key, v, body)
+            check.expect_learned(hmac, created, ["hmac"])
+
+        def renew(client):
+            send(client, ApiKey.RenewDelegationToken, renew_v,
+                 build.renew_delegation_token(renew_v, hmac, ask["period"]))
+
+        def expire(client, period):
+            send(client, ApiKey.ExpireDelegationToken, expire_v,
+                 build.expire_delegation_token(expire_v, hmac, period))
+
+        renew(admin) if api_key == ApiKey.RenewDelegationToken else expire(admin, ask["period"])
+        # the controller knows the token once its metadata publisher has applied the create:
+        # until then it answers DELEGATION_TOKEN_NOT_FOUND (polled)
+        check.expect_field(["error_code"], [Errors.DELEGATION_TOKEN_OWNER_MISMATCH], retry_s=VISIBLE_S,
+                           says=f"{name} as {SUPER_NAME} (neither owner nor renewer): DELEGATION_TOKEN_OWNER_MISMATCH "
+                                "(DelegationTokenControlManager.allowedToRenew: no super-user exception)")
+        renew(restricted)
+        check.expect_field(["error_code"], [Errors.NONE],
+                           says=f"RenewDelegationToken v{renew_v} as its owner {RESTRICTED_NAME}: NONE")
+        expire(restricted, -1)
+        check.expect_field(["error_code"], [Errors.NONE],
+                           says=f"ExpireDelegationToken v{expire_v} as its owner, period -1 (now): NONE")
+        restricted.answered(ApiKey.DescribeDelegationToken, describe_v,
+                            build.describe_delegation_token(describe_v, [(USER, RESTRICTED_NAME)]))
+        check.expect_same(["tokens", "token_id"], created, ["token_id"], differ=True, retry_s=VISIBLE_S,
+                          says=f"DescribeDelegationToken v{describe_v} as {RESTRICTED_NAME}: the expired token "
+                               "is no longer listed")
+
+    check.given(gen.renewed(), renewed, first=gen.FIRST_RENEWED)

@@ -41,9 +41,16 @@ def refused():
                                   "at": st.integers(0, 2)})
 
 
+def renewed():
+    """H4: the restricted principal's token (its renewers, its lifetime) and the period its
+    owner renews it by."""
+    return st.fixed_dictionaries({"renewers": RENEWERS, "lifetime": PERIOD, "period": PERIOD})
+
+
 FIRST_UNAUTHENTICATED = {"renewers": [], "lifetime": -1, "hmac": "00" * 64, "period": -1, "owners": None}
 FIRST_DESCRIBED = {"renewers": [], "lifetime": -1, "owners": None}
+FIRST_RENEWED = {"renewers": [], "lifetime": -1, "period": 3_600_000}
 FIRST_REFUSED = {"renewers": [["User", "kac-outsider-a"]], "lifetime": -1, "bad": "renewer-type", "at": 0}
 
-__all__ = ["FIRST_DESCRIBED", "FIRST_REFUSED", "FIRST_UNAUTHENTICATED", "HMAC", "OUTSIDER", "OWNERS", "PERIOD",
-           "RENEWERS", "described", "refused", "unauthenticated"]
+__all__ = ["FIRST_DESCRIBED", "FIRST_REFUSED", "FIRST_RENEWED", "FIRST_UNAUTHENTICATED", "HMAC", "OUTSIDER", "OWNERS", "PERIOD",
+           "RENEWERS", "described", "refused", "renewed", "unauthenticated"]

@@ -1,6 +1,7 @@
-"""Delegation-token faults (catalogue H1-H3): a broker that takes token requests on a listener
+"""Delegation-token faults (catalogue H1-H4): a broker that takes token requests on a listener
 without authentication, one whose DescribeDelegationToken lists no token, one that lets a
-principal create a token for another owner without CREATE_TOKENS. The first is measured over
+principal create a token for another owner without CREATE_TOKENS, one that lets anyone renew
+or expire a token. The first is measured over
 ``kafka:4.4.0`` (a PLAINTEXT listener), the others over ``kafka:4.4.0,preset=acl`` (SASL, tokens
 enabled); tansu and noida serve no token API.
 """
@@ -54,5 +55,21 @@ class TokenForAnotherOwnerAllowed(Mutant):
 
     def response(self, seen, body):
         if body.get("error_code") == Errors.DELEGATION_TOKEN_AUTHORIZATION_FAILED:
+            return {**body, "error_code": Errors.NONE}
+        return body
+
+
+@mutant
+class AnyoneRenewsOrExpires(Mutant):
+    """RenewDelegationToken and ExpireDelegationToken by a principal that is neither the
+    token's owner nor one of its renewers, refused by Kafka (DELEGATION_TOKEN_OWNER_MISMATCH),
+    are answered NONE."""
+    name = "delegation-token-renewed-by-anyone"
+    catches = ("H4",)
+    apis = (ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken)
+    over = ACL
+
+    def response(self, seen, body):
+        if body.get("error_code") == Errors.DELEGATION_TOKEN_OWNER_MISMATCH:
             return {**body, "error_code": Errors.NONE}
         return body
