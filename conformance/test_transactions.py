@@ -34,8 +34,6 @@ transactional ID pattern filter to ListTransactions API"; apache/kafka
 """
 from __future__ import annotations
 
-import re
-
 import pytest
 
 from fixtures.admin import Admin
@@ -43,6 +41,7 @@ from fixtures.harness import expect_setup
 from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
 from protocol import requests as build
+from reference.transaction_rules import COMPLETE, listed, request_of, unknown_states
 from strategies import transactions as gen
 
 from .parametrize import every_version
@@ -65,35 +64,8 @@ X2_SOURCE = (KIP664 + "; " + MSG + "DescribeTransactionsRequest.json, DescribeTr
 #: the transaction timeout InitProducerId asks: an example that dies leaves its transaction
 #: to the coordinator, which aborts it after this long
 TIMEOUT_MS = 60_000
-STATES = ["transaction_states"]
-
-
-def listed(f: dict, state: str) -> bool:
-    """Whether ListTransactions with filter ``f`` (``strategies.transactions``) lists the
-    example's transaction in ``state`` (started less than an hour ago), as
-    ``TransactionStateManager.listTransactionStates`` decides: Dead never; each non-empty
-    filter must match (the producer-id filter ``"other"`` names only another id, the pattern
-    ``"other"`` matches only another transactional id)."""
-    if state == "Dead":
-        return False
-    if f["states"] and state not in f["states"]:
-        return False
-    if f["pids"] == "other":
-        return False
-    if f["duration"] >= 0:
-        return False            # every example's transaction started less than an hour ago
-    return f["pattern"] != "other"
-
-
-def request_of(v: int, f: dict, pid: int, tid: str, other: str) -> dict:
-    """The ListTransactions v``v`` body of filter ``f``: the producer id ``other`` is ``pid``
-    + 1; a pattern of one id matches exactly it (anchored and quoted, so that Java's
-    ``matches`` and ``find`` agree)."""
-    pids = {"none": [], "ours": [pid], "other": [pid + 1], "both": [pid, pid + 1]}[f["pids"]]
-    pattern = f["pattern"]
-    if pattern in ("ours", "other"):
-        pattern = "^" + re.escape(tid if pattern == "ours" else other) + "$"
-    return build.list_transactions(v, f["states"], pids, f["duration"], pattern)
+#: where ListTransactions and DescribeTransactions list their entries
+ENTRIES = ["transaction_states"]
 
 
 class Transaction:
@@ -125,7 +97,7 @@ class Transaction:
         self.ended = True
         expect_setup(code == Errors.NONE, f"setup: EndTxn ({'commit' if commit else 'abort'}) of {self.tid!r}: "
                                           f"error {code}")
-        return "CompleteCommit" if commit else "CompleteAbort"
+        return COMPLETE[commit]
 
     def close(self) -> None:
         if self.producer is not None and not self.ended:
@@ -157,7 +129,7 @@ def test_x1_list_transactions_lists_an_open_then_ended_transaction_as_its_filter
 
             def look(state, filters):
                 client.answered(ApiKey.ListTransactions, version, build.list_transactions(version))
-                ours = STATES + [{"transactional_id": tid}]
+                ours = ENTRIES + [{"transactional_id": tid}]
                 check.expect_field(["error_code"], [Errors.NONE], says=f"{name} (no filter): NONE")
                 check.expect_field(ours + ["transaction_state"], [state], count=1,
                                    says=f"{name} (no filter): {tid!r} listed once, {state}")
@@ -166,7 +138,7 @@ def test_x1_list_transactions_lists_an_open_then_ended_transaction_as_its_filter
                 for f in filters:
                     client.answered(ApiKey.ListTransactions, version, request_of(version, f, pid, tid, other))
                     want = listed(f, state)
-                    unknown = [s for s in f["states"] if s not in gen.STATES]
+                    unknown = unknown_states(f)
                     check.expect_field(["error_code"], [Errors.NONE], says=f"{name} {f}: NONE")
                     check.expect_field(ours + ["transaction_state"], [state], count=int(want),
                                        says=f"{name} {f} of {tid!r} ({state}, producer id {pid}): "
@@ -209,7 +181,7 @@ def test_x2_describe_transactions_shows_the_partitions_added_and_refuses_an_unkn
             def look(state, partitions):
                 client.answered(ApiKey.DescribeTransactions, version, build.describe_transactions(version,
                                                                                                  [tid, unknown]))
-                ours = STATES + [{"transactional_id": tid}]
+                ours = ENTRIES + [{"transactional_id": tid}]
                 check.expect_field(ours + ["error_code"], [Errors.NONE], count=1, says=f"{name} of {tid!r}: once, NONE")
                 check.expect_field(ours + ["transaction_state"], [state], says=f"{name} of {tid!r}: {state}")
                 check.expect_field(ours + ["producer_id"], [pid], says=f"{name} of {tid!r}: producer id {pid}")
@@ -224,7 +196,7 @@ def test_x2_describe_transactions_shows_the_partitions_added_and_refuses_an_unkn
                 check.expect_field(topics + ["partitions", "*"], partitions, count=len(partitions), distinct=True,
                                    says=f"{name} of {tid!r}: exactly the partitions added, {partitions}"
                                    if partitions else f"{name} of {tid!r}: no partition")
-                check.expect_field(STATES + [{"transactional_id": unknown}, "error_code"],
+                check.expect_field(ENTRIES + [{"transactional_id": unknown}, "error_code"],
                                    [Errors.TRANSACTIONAL_ID_NOT_FOUND], count=1,
                                    says=f"{name} of {unknown!r} (never used): once, TRANSACTIONAL_ID_NOT_FOUND")
             look("Ongoing", added)

@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-#: Kafka's transaction state names (``TransactionState.name``)
-STATES = ("Empty", "Ongoing", "PrepareCommit", "PrepareAbort", "CompleteCommit", "CompleteAbort",
-          "PrepareEpochFence", "Dead")
+from reference.transaction_rules import STATES
+
 #: a state filter Kafka does not know (ListTransactionsResponse.json: unknown_state_filters)
 UNKNOWN_STATE = "NoSuchState"
 #: the partitions of the example's topic; a transaction adds a non-empty subset of them
@@ -74,5 +73,5 @@ def description():
 #: X2 asked first: three partitions added, the last the topic's; aborted
 DESCRIPTION_FIRST = {"partitions": [2, 0, 3], "commit": False}
 
-__all__ = ["AN_HOUR_MS", "ANY_AGE", "DESCRIPTION_FIRST", "PARTITIONS", "STATES", "UNKNOWN_STATE", "a_filter",
+__all__ = ["AN_HOUR_MS", "ANY_AGE", "DESCRIPTION_FIRST", "PARTITIONS", "UNKNOWN_STATE", "a_filter",
            "added", "description", "listing", "listing_first"]
