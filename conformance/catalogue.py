@@ -113,6 +113,16 @@ FAMILIES = {
           "KIP-48, KIP-373, KIP-900; Kafka's KafkaApis (allowTokenRequests, handleCreateTokenRequest, "
           "handleDescribeTokensRequest), DelegationTokenManager.filterToken, DelegationTokenControlManager "
           "(allowedToRenew)"),
+    "X": ("transactions, opened over the wire as a transactional producer does (InitProducerId with a "
+          "transactional id, AddPartitionsToTxn, a transactional Produce) and committed or aborted (EndTxn): "
+          "ListTransactions lists it Ongoing, then CompleteCommit or CompleteAbort, exactly when each non-empty "
+          "filter (states, producer ids, v1 duration, v2 transactional id pattern) matches, and lists unknown "
+          "state names back (X1); DescribeTransactions shows its producer id and epoch, state, timeout and "
+          "exactly the partitions added, none once completed, and answers an unknown id "
+          "TRANSACTIONAL_ID_NOT_FOUND alone (X2); every transactional id and topic is run-prefixed and an "
+          "unfinished transaction is aborted",
+          "KIP-664, KIP-994, KIP-1152; Kafka's TransactionCoordinator, TransactionStateManager."
+          "listTransactionStates, TransactionMetadata"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }

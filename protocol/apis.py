@@ -86,7 +86,10 @@ class Role(Enum):
     SyncGroup and LeaveGroup are ``DATA``: the group properties (catalogue G5) make a member
     over the wire, as a consumer does, to see what a group with members is refused;
     InitProducerId is ``DATA``: DescribeProducers' property (catalogue W1) makes an
-    idempotent producer over the wire, as the producer does, to see it listed.
+    idempotent producer over the wire, as the producer does, to see it listed; so are
+    AddPartitionsToTxn and EndTxn: the transactions properties (catalogue X) open, commit
+    and abort a transaction over the wire, as a transactional producer does, to see it
+    listed and described.
     :data:`NOT_DECLARED` gives, for every other API Kafka serves, the reason it is not here.
     """
     ADMIN = "admin"   #: catalogue P1's admin APIs: the properties are parametrised over them
@@ -283,7 +286,10 @@ _ACL_FILTER = {"resource_name_filter": E.ACL_RESOURCE, "principal_filter": E.PRI
 DECLARATIONS: dict[ApiKey, ApiSpec] = _declare(
     ApiSpec(ApiKey.Produce, DATA, mutates="appends records"),
     ApiSpec(ApiKey.Fetch, DATA),
-    ApiSpec(ApiKey.InitProducerId, DATA, mutates="allocates a producer id (an idempotent producer's, catalogue W1)"),
+    ApiSpec(ApiKey.InitProducerId, DATA, mutates="allocates a producer id (an idempotent producer's, catalogue W1; "
+                                                  "a transactional one's, catalogue X)"),
+    ApiSpec(ApiKey.AddPartitionsToTxn, DATA, mutates="adds partitions to a transaction (catalogue X)"),
+    ApiSpec(ApiKey.EndTxn, DATA, mutates="commits or aborts a transaction (catalogue X)"),
     ApiSpec(ApiKey.ListOffsets, ADMIN, _TOPIC_PARTS, _TOPIC_PARTS),
     ApiSpec(ApiKey.Metadata, ADMIN, "topics[name|topic_id]", "topics[name|topic_id]"),
     ApiSpec(ApiKey.OffsetCommit, ADMIN, "topics[name|topic_id].partitions[partition_index]",
@@ -388,9 +394,7 @@ NOT_DECLARED: dict[int, tuple[str, str]] = {
     int(ApiKey.Heartbeat): ("Heartbeat", _MEMBER),
     int(ApiKey.OffsetForLeaderEpoch): ("OffsetForLeaderEpoch", "a consumer's or follower's log truncation "
                                                                "check; the Admin client does not send it"),
-    int(ApiKey.AddPartitionsToTxn): ("AddPartitionsToTxn", _TXN),
     int(ApiKey.AddOffsetsToTxn): ("AddOffsetsToTxn", _TXN),
-    int(ApiKey.EndTxn): ("EndTxn", _TXN),
     int(ApiKey.WriteTxnMarkers): ("WriteTxnMarkers", "a transaction coordinator's request to partition leaders "
                                                      "(abortTransaction borrows it to abort a hanging transaction)"),
     int(ApiKey.TxnOffsetCommit): ("TxnOffsetCommit", _TXN),

@@ -201,6 +201,48 @@ def init_producer_id(v: int, *, transactional_id: str | None = None, transaction
     return body
 
 
+def add_partitions_to_txn(v: int, transactional_id: str, producer_id: int, producer_epoch: int,
+                          partitions: Iterable[tuple[str, Iterable[int]]]) -> dict:
+    """A transactional producer adds ``partitions`` (``(topic, [index, ...])``) to its open
+    transaction. Versions 0-3 are the client's (one transaction, ``V3AndBelow*`` fields); 4+
+    batch transactions for brokers verifying a partition (AddPartitionsToTxnRequest.json)."""
+    if v >= 4:
+        raise Inexpressible(f"AddPartitionsToTxn v{v} is the brokers' batched form (v4+)")
+    return {"v3_and_below_transactional_id": transactional_id, "v3_and_below_producer_id": producer_id,
+            "v3_and_below_producer_epoch": producer_epoch,
+            "v3_and_below_topics": [{"name": n, "partitions": list(ps)} for n, ps in partitions]}
+
+
+def end_txn(v: int, transactional_id: str, producer_id: int, producer_epoch: int, committed: bool) -> dict:
+    """Commit (``committed``) or abort the producer's open transaction; the same fields at
+    every version 0-5 (EndTxnRequest.json)."""
+    return {"transactional_id": transactional_id, "producer_id": producer_id, "producer_epoch": producer_epoch,
+            "committed": committed}
+
+
+def list_transactions(v: int, states: Iterable[str] = (), producer_ids: Iterable[int] = (),
+                      duration_ms: int = -1, pattern: str | None = None) -> dict:
+    """The coordinator's transactions matching every filter given (an empty one: all):
+    ``states`` and ``producer_ids`` from v0, ``duration_ms`` (-1: any) from v1 (KIP-994),
+    ``pattern`` (None: any) from v2 (KIP-1152) (ListTransactionsRequest.json); a filter the
+    version cannot carry is Inexpressible."""
+    if duration_ms != -1 and v < 1:
+        raise Inexpressible(f"ListTransactions v{v} has no DurationFilter (v1+)")
+    if pattern is not None and v < 2:
+        raise Inexpressible(f"ListTransactions v{v} has no TransactionalIdPattern (v2+)")
+    body = {"state_filters": list(states), "producer_id_filters": list(producer_ids)}
+    if v >= 1:
+        body["duration_filter"] = duration_ms
+    if v >= 2:
+        body["transactional_id_pattern"] = pattern
+    return body
+
+
+def describe_transactions(v: int, transactional_ids: Iterable[str]) -> dict:
+    """The state of each transaction named (DescribeTransactionsRequest.json, v0 only)."""
+    return {"transactional_ids": list(transactional_ids)}
+
+
 def describe_producers(v: int, partitions: Iterable[tuple[str, Iterable[int]]]) -> dict:
     """The active producers of every partition in ``partitions`` (``(topic, [index, ...])``),
     DescribeProducersRequest.json (v0 only)."""

@@ -20,6 +20,7 @@ FAST_MODULES = frozenset({
     "test_release_lines.py", "test_run_integrity.py", "test_schema_facts.py", "test_scope.py",
     "test_strategies.py", "test_tidy.py",
     "test_quota_rules.py", "test_scram_rules.py", "test_group_rules.py", "test_list_offsets_rules.py",
+    "test_transaction_rules.py",
     "test_report_inputs.py",
 })
 

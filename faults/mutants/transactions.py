@@ -1,0 +1,67 @@
+"""ListTransactions and DescribeTransactions faults (catalogue X1, X2): what KIP-664's
+tooling reads of a coordinator's transactions. A coordinator whose ListTransactions ignores
+the state filter, or the producer-id filter (lists every transaction); one whose
+DescribeTransactions leaves out the last partition of each topic a transaction added, or
+answers a transactional id it does not have NONE instead of TRANSACTIONAL_ID_NOT_FOUND.
+Measured over ``kafka:4.4.0`` (tansu serves neither API; noida fails X1: it lists ``Dead``
+back as an unknown state filter).
+"""
+from __future__ import annotations
+
+from protocol.apis import ApiKey
+from protocol.errors import Errors
+
+from .mutant import Mutant, Recoding, mutant
+
+OVER = "kafka:4.4.0"
+
+
+@mutant
+class ListIgnoresStateFilter(Mutant):
+    """ListTransactions lists transactions of every state, whatever StateFilters names."""
+    name = "list-transactions-ignores-state-filter"
+    catches = ("X1",)
+    apis = (ApiKey.ListTransactions,)
+    over = OVER
+
+    def request(self, seen):
+        if seen.request.get("state_filters"):
+            return {**seen.request, "state_filters": []}
+
+
+@mutant
+class ListIgnoresProducerIdFilter(Mutant):
+    """ListTransactions lists the transactions of every producer, whatever ProducerIdFilters names."""
+    name = "list-transactions-ignores-producer-id-filter"
+    catches = ("X1",)
+    apis = (ApiKey.ListTransactions,)
+    over = OVER
+
+    def request(self, seen):
+        if seen.request.get("producer_id_filters"):
+            return {**seen.request, "producer_id_filters": []}
+
+
+@mutant
+class DescribeDropsAPartition(Mutant):
+    """DescribeTransactions leaves out the last partition of each topic in a transaction."""
+    name = "describe-transactions-drops-a-partition"
+    catches = ("X2",)
+    apis = (ApiKey.DescribeTransactions,)
+    over = OVER
+
+    def response(self, seen, body):
+        return {**body, "transaction_states": [
+            {**s, "topics": [{**t, "partitions": (t.get("partitions") or [])[:-1]} for t in s.get("topics") or []]}
+            for s in body.get("transaction_states") or []]}
+
+
+@mutant
+class DescribeFindsAnUnknownId(Recoding):
+    """DescribeTransactions answers a transactional id the coordinator does not have NONE
+    (an empty description) instead of TRANSACTIONAL_ID_NOT_FOUND."""
+    name = "describe-transactions-finds-an-unknown-id"
+    catches = ("X2",)
+    apis = (ApiKey.DescribeTransactions,)
+    over = OVER
+    recodes = (Errors.TRANSACTIONAL_ID_NOT_FOUND, Errors.NONE)
