@@ -111,6 +111,13 @@ FAMILIES = {
           "with a renewer that is not a User, is refused and creates nothing (H3)",
           "KIP-48, KIP-373, KIP-900; Kafka's KafkaApis (allowTokenRequests, handleCreateTokenRequest, "
           "handleDescribeTokensRequest), DelegationTokenManager.filterToken, DelegationTokenControlManager"),
+    "E": ("partition reassignments and leader elections, on a fresh run-prefixed topic: a cancellation with "
+          "none in progress, an empty, repeated or unregistered replica list and an unknown topic are each "
+          "answered alone (NO_REASSIGNMENT_IN_PROGRESS, INVALID_REPLICA_ASSIGNMENT, UNKNOWN_TOPIC_OR_PARTITION) "
+          "and move nothing (E1), an accepted reassignment completes to its target (E2), an election whose "
+          "leader needs no change answers ELECTION_NOT_NEEDED partition by partition and is left out of an "
+          "election of every partition (E3)",
+          "KIP-455, KIP-460; Kafka's ControllerApis, ReplicationControlManager"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }
