@@ -1,4 +1,4 @@
-"""E1-E3: partition reassignments (AlterPartitionReassignments, API 45, and
+"""E1-E4: partition reassignments (AlterPartitionReassignments, API 45, and
 ListPartitionReassignments, API 46; KIP-455) and leader elections (ElectLeaders, API 43;
 KIP-460), as the KRaft controller answers them.
 
@@ -20,7 +20,14 @@ on its own:
 * ``electLeader``: unknown, UNKNOWN_TOPIC_OR_PARTITION; PREFERRED where the preferred
   replica leads, or UNCLEAN where the partition has a leader, ELECTION_NOT_NEEDED; with null
   topic partitions (every partition) ``electLeaders`` leaves out the partitions whose
-  election is not needed.
+  election is not needed; a PREFERRED election where the first replica is in the ISR but does
+  not lead answers NONE and makes it leader (``PartitionChangeBuilder.electPreferredLeader``).
+
+E1-E3 ask what one broker can answer (on one node every valid target is the partition's own
+replica); E2 moves replicas and E4 (two replicas a partition: ``kafka:VERSION,nodes=3``;
+unsupported on fewer than two brokers) reorders them so that the preferred replica does not
+lead. E4 asks only the controller and Metadata, so it does not wait for the partitions' logs
+(through the fault proxy, which fronts one node of a cluster, ListOffsets reaches no leader).
 
 Sources: KIP-455 "Create an Administrative API for Replica Reassignment"; KIP-460 "Admin
 Leader Election RPC"; apache/kafka ``AlterPartitionReassignmentsRequest.json``,
@@ -35,8 +42,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures.admin import Admin
-from fixtures.harness import expect_setup
-from fixtures.waiting import VISIBLE_S
+from fixtures.harness import Unsupported, expect_setup
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from strategies import reassignments as gen
@@ -64,10 +70,19 @@ E3_SOURCE = ("KIP-460 \"Admin Leader Election RPC\"; " + MSG + "ElectLeadersRequ
              "electLeader (UNKNOWN_TOPIC_OR_PARTITION; PREFERRED with the preferred replica leading or UNCLEAN "
              "with a leader: ELECTION_NOT_NEEDED)")
 
+E4_SOURCE = ("KIP-460 \"Admin Leader Election RPC\"; " + KIP455 + MSG + "ElectLeadersRequest.json; " + RCM
+             + "changePartitionReassignment (a reorder: new replicas, the leader kept), electLeader (PREFERRED: "
+             "NONE and a record making the first replica leader, ELECTION_NOT_NEEDED once it leads); " + K
+             + "metadata/src/main/java/org/apache/kafka/controller/PartitionChangeBuilder.java electPreferredLeader")
+
 #: what E1's asks are answered (ReplicationControlManager.alterPartitionReassignment)
 ANSWERS = {"cancel": Errors.NO_REASSIGNMENT_IN_PROGRESS, "unknown": Errors.INVALID_REPLICA_ASSIGNMENT,
            "duplicate": Errors.INVALID_REPLICA_ASSIGNMENT, "empty": Errors.INVALID_REPLICA_ASSIGNMENT,
            "current": Errors.NONE}
+
+
+#: how long a reassignment that moves a replica (of an empty partition) is given to complete
+MOVE_S = 30.0
 
 
 def placement(admin: Admin, topic: str, partitions: int) -> tuple[dict[int, list[int]], list[int]]:
@@ -156,11 +171,12 @@ def test_e1_a_refused_reassignment_is_answered_alone_and_changes_nothing(check, 
 @pytest.mark.prop("E2", source=E2_SOURCE)
 @pytest.mark.parametrize("api_key,version", every_version([ApiKey.AlterPartitionReassignments]))
 def test_e2_an_accepted_reassignment_completes_to_its_target(check, api_key, version):
-    """AlterPartitionReassignments at this version of some of a fresh topic's 1-3 partitions,
-    each to a rotation of its replica set (valid brokers; on one broker its own replica):
-    each answers NONE; then, polled, ListPartitionReassignments lists none of the topic's
-    partitions (the reassignment completed) and Metadata lists each reassigned partition with
-    its target replicas and every other with its replicas as before."""
+    """AlterPartitionReassignments at this version of some of a fresh topic's 1-3 partitions
+    (one replica each), each to a drawn list of 1-3 registered brokers (on one broker: its own
+    replica): each answers NONE; then, polled, ListPartitionReassignments lists none of the
+    topic's partitions (the reassignment completed) and Metadata lists each reassigned
+    partition with its target replicas, in order, and every other with its replicas as
+    before."""
     check.require(api_key, version)
     list_version = Admin(check).version(ApiKey.ListPartitionReassignments)
     check.require_mutations()
@@ -171,22 +187,20 @@ def test_e2_an_accepted_reassignment_completes_to_its_target(check, api_key, ver
         moved = value["moved"]
         topic = check.topic("e2")
         admin.create_topic(topic, partitions=len(moved))
-        before, _ = placement(admin, topic, len(moved))
-        after = dict(before)
-        for p, move in enumerate(moved):
-            if move:
-                r = value["rotate"] % len(before[p])
-                after[p] = before[p][r:] + before[p][:r]
-        targets = [(p, after[p]) for p, move in enumerate(moved) if move]
+        before, brokers = placement(admin, topic, len(moved))
+        brokers = sorted(brokers)
+        picked = list(dict.fromkeys(brokers[i % len(brokers)] for i in value["picks"]))
+        after = {p: picked if move else before[p] for p, move in enumerate(moved)}
+        targets = [(p, picked) for p, move in enumerate(moved) if move]
         client.answered(api_key, version, build.alter_partition_reassignments(version, [(topic, targets)]))
         name = f"AlterPartitionReassignments v{version}"
         for p, replicas in targets:
             check.expect_field(["responses", {"name": topic}, "partitions", {"partition_index": p}, "error_code"],
                                [Errors.NONE], count=1,
                                says=f"{name} of {topic}-{p} (replicas {before[p]}) to {replicas}: one result, NONE")
-        listed_none(check, topic, len(moved), list_version, retry_s=VISIBLE_S)
+        listed_none(check, topic, len(moved), list_version, retry_s=MOVE_S)
         replicas_are(check, admin, topic, after, "each reassigned partition's target, the others' as before",
-                     retry_s=VISIBLE_S)
+                     retry_s=MOVE_S)
 
     check.given(gen.reassignments(), completes, first=gen.REASSIGNMENTS_FIRST)
 
@@ -235,3 +249,57 @@ def test_e3_an_election_that_is_not_needed_is_answered_so_partition_by_partition
                                 "election is not needed")
 
     check.given(gen.elections(), not_needed, first=gen.ELECTIONS_FIRST)
+
+
+@pytest.mark.prop("E4", source=E4_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version([ApiKey.ElectLeaders]))
+def test_e4_a_preferred_election_moves_leadership_to_the_first_replica(check, api_key, version):
+    """On a cluster of two brokers or more: a fresh topic of 1-2 partitions of two replicas
+    [a, b], each reassigned to [b, a] (AlterPartitionReassignments: NONE; a reorder completes
+    at once, a still leading); then ElectLeaders at this version (PREFERRED; v0 elects the
+    preferred replica) of its partitions answers each NONE once and alone, top-level NONE
+    (v1+); Metadata (polled) lists b as each partition's leader; the same ElectLeaders again
+    answers each ELECTION_NOT_NEEDED."""
+    check.require(api_key, version)
+    check.require(ApiKey.AlterPartitionReassignments)
+    check.require_mutations()
+    admin = Admin(check)
+    v = admin.version(ApiKey.Metadata, at_least=1)
+    registered = admin.client.answered(ApiKey.Metadata, v, build.metadata(v, [])).get("brokers") or []
+    if len(registered) < 2:
+        raise Unsupported(f"needs two brokers or more (kafka:VERSION,nodes=3), the cluster has {len(registered)}")
+    alter = admin.version(ApiKey.AlterPartitionReassignments)
+    client = check.client()
+
+    def elected(n):
+        topic = check.topic("e4")
+        admin.create_topic(topic, partitions=n, replication_factor=2, logs=False)   # the controller alone
+        before, _ = placement(admin, topic, n)
+        reversed_ = {p: list(reversed(r)) for p, r in before.items()}
+        client.answered(ApiKey.AlterPartitionReassignments, alter, build.alter_partition_reassignments(
+            alter, [(topic, sorted(reversed_.items()))]))
+        check.expect_field(["responses", {"name": topic}, "partitions", "error_code"], [Errors.NONE], count=n,
+                           says=f"AlterPartitionReassignments v{alter} of {topic}'s {n} partition(s) to their "
+                                "replicas reversed: NONE each", setup=True)
+        replicas_are(check, admin, topic, reversed_, "the reorder completed", retry_s=MOVE_S)
+        ask = build.elect_leaders(version, [(topic, range(n))], build.PREFERRED)
+        name = f"ElectLeaders v{version} (PREFERRED)"
+        client.answered(api_key, version, ask)
+        if version >= 1:
+            check.expect_field(["error_code"], [Errors.NONE], count=1, says=f"{name}: top-level NONE")
+        results = ["replica_election_results", {"topic": topic}, "partition_result"]
+        for p in range(n):
+            check.expect_field([*results, {"partition_id": p}, "error_code"], [Errors.NONE], count=1,
+                               says=f"{name} of {topic}-{p} (replicas {reversed_[p]}, {before[p][0]} leading): one "
+                                    f"result, NONE")
+        admin.client.answered(ApiKey.Metadata, v, build.metadata(v, [topic]))
+        for p in range(n):
+            check.expect_field(["topics", {"name": topic}, "partitions", {"partition_index": p}, "leader_id"],
+                               [reversed_[p][0]], count=1, retry_s=MOVE_S,
+                               says=f"Metadata of {topic}-{p}: its preferred replica {reversed_[p][0]} leads")
+        client.answered(api_key, version, ask)
+        for p in range(n):
+            check.expect_field([*results, {"partition_id": p}, "error_code"], [Errors.ELECTION_NOT_NEEDED], count=1,
+                               says=f"{name} of {topic}-{p} again: one result, ELECTION_NOT_NEEDED")
+
+    check.given(gen.reorders(), elected, first=gen.REORDERS_FIRST)

@@ -7,8 +7,9 @@ unchanged. E1 draws one ask per partition of its topic (its partition count is t
 broker registered, as many as the partition's replicas), ``duplicate`` (its first replica
 twice), ``empty`` (no replica) or ``current`` (its own replica set, valid), with how far above
 the largest registered broker id the unknown one lies. E2 draws which partitions of a topic
-of 1-3 are reassigned to (a rotation of) their replica set. E3 draws the topic's partition
-count, how far beyond its last partition the missing one lies and the election type (v1+).
+of 1-3 are reassigned and to which of the registered brokers. E3 draws the topic's
+partition count, how far beyond its last partition the missing one lies and the election
+type (v1+). E4 draws the partition count of a topic whose replica order it reverses.
 """
 from __future__ import annotations
 
@@ -33,14 +34,24 @@ REFUSALS_FIRST = {"asks": ["empty", "cancel", "current", "duplicate", "unknown"]
 
 def reassignments():
     """E2: for each partition of a topic of 1-3, whether it is reassigned (at least one is),
-    and by how many places its replica set is rotated."""
+    and the target: the registered brokers (sorted) at these places, modulo their number,
+    each broker once (on one broker: that broker)."""
     return st.fixed_dictionaries({
         "moved": st.lists(st.booleans(), min_size=1, max_size=3).filter(any),
-        "rotate": st.integers(0, 2)})
+        "picks": st.lists(st.integers(0, 4), min_size=1, max_size=3, unique=True)})
 
 
-#: asked first in E2: two partitions, both reassigned
-REASSIGNMENTS_FIRST = {"moved": [True, True], "rotate": 1}
+#: asked first in E2: two partitions, both reassigned to the second and first brokers
+REASSIGNMENTS_FIRST = {"moved": [True, True], "picks": [1, 0]}
+
+
+def reorders():
+    """E4: the partitions (1-2) of a topic of two replicas whose replica order is reversed."""
+    return st.integers(1, 2)
+
+
+#: asked first in E4: two partitions
+REORDERS_FIRST = 2
 
 
 def elections():
@@ -53,5 +64,5 @@ def elections():
 #: asked first in E3: two partitions, the one right after them missing, a preferred election
 ELECTIONS_FIRST = {"partitions": 2, "beyond": 0, "election": PREFERRED}
 
-__all__ = ["ASKS", "ELECTIONS_FIRST", "REASSIGNMENTS_FIRST", "REFUSALS_FIRST", "elections", "reassignments",
-           "refusals"]
+__all__ = ["ASKS", "ELECTIONS_FIRST", "REASSIGNMENTS_FIRST", "REFUSALS_FIRST", "REORDERS_FIRST", "elections",
+           "reassignments", "refusals", "reorders"]
