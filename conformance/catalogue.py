@@ -123,6 +123,14 @@ FAMILIES = {
           "unfinished transaction is aborted",
           "KIP-664, KIP-994, KIP-1152; Kafka's TransactionCoordinator, TransactionStateManager."
           "listTransactionStates, TransactionMetadata"),
+    "E": ("partition reassignments and leader elections, on a fresh run-prefixed topic: a cancellation with "
+          "none in progress, an empty, repeated or unregistered replica list and an unknown topic are each "
+          "answered alone (NO_REASSIGNMENT_IN_PROGRESS, INVALID_REPLICA_ASSIGNMENT, UNKNOWN_TOPIC_OR_PARTITION) "
+          "and move nothing (E1), an accepted reassignment completes to its target (E2), an election whose "
+          "leader needs no change answers ELECTION_NOT_NEEDED partition by partition and is left out of an "
+          "election of every partition (E3), a preferred replica that does not lead is elected (NONE) and "
+          "then leads (E4, a cluster of two brokers or more)",
+          "KIP-455, KIP-460; Kafka's ControllerApis, ReplicationControlManager"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }

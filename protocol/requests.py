@@ -249,6 +249,45 @@ def describe_producers(v: int, partitions: Iterable[tuple[str, Iterable[int]]]) 
     return {"topics": [{"name": n, "partition_indexes": list(ps)} for n, ps in partitions]}
 
 
+def alter_partition_reassignments(v: int, targets: Iterable[tuple[str, Iterable[tuple[int, Sequence[int] | None]]]],
+                                  *, timeout_ms: int = TIMEOUT_MS) -> dict:
+    """Reassign every partition in ``targets`` (``(topic, [(index, replicas), ...])``) to its
+    replicas, None cancelling its reassignment; from v1 ``allow_replication_factor_change``
+    true, the v0 behaviour (AlterPartitionReassignmentsRequest.json)."""
+    body = {"timeout_ms": timeout_ms,
+            "topics": [{"name": n, "partitions": [{"partition_index": i, "replicas": None if r is None else list(r)}
+                                                  for i, r in ps]} for n, ps in targets]}
+    if v >= 1:
+        body["allow_replication_factor_change"] = True
+    return body
+
+
+def list_partition_reassignments(v: int, partitions: Iterable[tuple[str, Iterable[int]]] | None, *,
+                                 timeout_ms: int = TIMEOUT_MS) -> dict:
+    """The ongoing reassignments of ``partitions`` (``(topic, [index, ...])``), None: every one
+    (ListPartitionReassignmentsRequest.json, v0 only)."""
+    topics = None if partitions is None else [{"name": n, "partition_indexes": list(ps)} for n, ps in partitions]
+    return {"timeout_ms": timeout_ms, "topics": topics}
+
+
+#: ElectLeadersRequest.json's election types (v1+; v0 elects the preferred replica)
+PREFERRED, UNCLEAN = 0, 1
+
+
+def elect_leaders(v: int, partitions: Iterable[tuple[str, Iterable[int]]] | None, election_type: int = PREFERRED,
+                  *, timeout_ms: int = TIMEOUT_MS) -> dict:
+    """Elect the leaders of ``partitions`` (``(topic, [index, ...])``), None: every partition
+    of the cluster; ``election_type`` from v1, v0 elects the preferred replica only
+    (ElectLeadersRequest.json)."""
+    if v == 0 and election_type != PREFERRED:
+        raise Inexpressible("ElectLeaders v0 elects the preferred replica only (election_type from v1)")
+    topics = None if partitions is None else [{"topic": n, "partitions": list(ps)} for n, ps in partitions]
+    body = {"topic_partitions": topics, "timeout_ms": timeout_ms}
+    if v >= 1:
+        body["election_type"] = election_type
+    return body
+
+
 def list_offsets(v: int, partitions: Iterable[tuple[str, Iterable[int]]], timestamp: int, *,
                  isolation_level: int = 0, timeout_ms: int = TIMEOUT_MS) -> dict:
     """The offset at ``timestamp`` (an ``OffsetSpec``: LATEST, EARLIEST) of every partition

@@ -54,17 +54,18 @@ def family_mutants(module: str) -> dict:
 class Family:
     """A family's can-fail matrix: the mutants of ``faults.mutants.<mutants>``, each over its
     broker (``proxy:NAME@OVER``), beside the baseline, the same broker behind the transparent
-    proxy; :meth:`run` runs the property module ``module`` against all of them at once."""
+    proxy; :meth:`run` runs the property module ``module`` against all of them at once (with
+    the pytest arguments ``extra``: ``--property E4``, a selection)."""
 
-    def __init__(self, mutants: str, module: str, over: str):
-        self.mutants, self.module = family_mutants(mutants), module
+    def __init__(self, mutants: str, module: str, over: str, extra: tuple[str, ...] = ()):
+        self.mutants, self.module, self.extra = family_mutants(mutants), module, extra
         self.baseline = f"proxy:none@{over}"
 
     def spec_of(self, name: str) -> str:
         return f"proxy:{name}@{self.mutants[name].over}"
 
     def run(self, tmp: Path) -> dict[str, tuple[Path, dict]]:
-        return family_run(tmp, self.module, [self.baseline, *(self.spec_of(n) for n in self.mutants)])
+        return family_run(tmp, self.module, [self.baseline, *(self.spec_of(n) for n in self.mutants)], *self.extra)
 
 
 # -- the checks every family's can-fail test makes of its matrix's rows ---------------------------

@@ -1,0 +1,25 @@
+"""Election faults that need a cluster of several brokers (catalogue E4): a preferred replica
+that does not lead exists only where a partition has two replicas or more. An ElectLeaders
+that elects the preferred replica but answers ELECTION_NOT_NEEDED (as if it led already).
+Measured over ``kafka:4.4.0,nodes=3`` (the one-node mutants: ``reassignments.py``).
+"""
+from __future__ import annotations
+
+from protocol.apis import ApiKey
+from protocol.errors import Errors
+
+from .mutant import mutant
+from .reassignments import PartitionRecoding
+
+OVER = "kafka:4.4.0,nodes=3"
+
+
+@mutant
+class ElectedAnswersNotNeeded(PartitionRecoding):
+    """ElectLeaders answers a partition whose preferred replica it just made leader
+    ELECTION_NOT_NEEDED instead of NONE."""
+    name = "elect-leaders-elected-answers-not-needed"
+    catches = ("E4",)
+    apis = (ApiKey.ElectLeaders,)
+    over = OVER
+    recodes = (Errors.NONE, Errors.ELECTION_NOT_NEEDED)
