@@ -195,8 +195,10 @@ def rows(root: Path = ROOT) -> list[tuple[str, str, str, str]]:
 
 
 def _asked(root: Path = ROOT) -> dict[int, set[str]]:
-    """{API key: the property ids whose tests are parametrised over it}: read from the
-    ``parametrize`` marks of the property modules (imported; their checks do not run)."""
+    """{API key: the property ids whose tests are parametrised over it, or that judge its
+    answers (``@pytest.mark.prop(ID, judges=(ApiKey.X, ...))``: G1 judges what ListGroups
+    lists)}: read from the ``prop`` and ``parametrize`` marks of the property modules
+    (imported; their checks do not run)."""
     import importlib
     import warnings
     out: dict[int, set[str]] = {}
@@ -207,6 +209,10 @@ def _asked(root: Path = ROOT) -> dict[int, set[str]]:
         for fn in vars(module).values():
             marks = getattr(fn, "pytestmark", [])
             ids = [m.args[0] for m in marks if m.name == "prop" and m.args]
+            for m in marks:
+                if m.name == "prop" and m.args:
+                    for key in m.kwargs.get("judges", ()):
+                        out.setdefault(int(key), set()).add(m.args[0])
             for m in marks:
                 names = m.args[0] if m.name == "parametrize" and m.args else ""
                 if not ids or "api_key" not in [n.strip() for n in str(names).split(",")]:
@@ -245,7 +251,7 @@ API_HEADER = """
 Every admin API the suite declares (`protocol/apis.py`: those Kafka's Admin client sends; the
 other APIs Kafka serves, and why they are not admin APIs, are its `NOT_DECLARED`), with the
 versions its schema has (Kafka 4.4's `validVersions`; the codec also speaks the removed ones
-below) and the properties whose checks are parametrised over it. P1-P3 ask every admin API at
+below) and the properties whose checks are parametrised over it or judge its answers. P1-P3 ask every admin API at
 every version a broker advertises; P5 where `reference/error_codes.py` gates a code by
 version; P6 where the answer has an `error_message`.
 

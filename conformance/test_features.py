@@ -220,7 +220,7 @@ def _refused(check, f: Features, rule, version: int, value: dict, before: dict[s
 V0_DOWNGRADE = "update-features-v0-allow-downgrade-ignored"
 
 
-@pytest.mark.prop("F3", source=FOLLOW_SOURCE)
+@pytest.mark.prop("F3", source=FOLLOW_SOURCE, judges=(ApiKey.ApiVersions,))
 @pytest.mark.parametrize("api_key,version", [p for p in every_version((ApiKey.UpdateFeatures,)) if p.values[1] >= 1])
 def test_f3_finalized_features_follow_an_accepted_update(check, api_key, version):
     """UpdateFeatures at this version of a safe downgrade of a finalized feature to 0 answers

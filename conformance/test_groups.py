@@ -214,7 +214,7 @@ def _offsets(topics: dict[str, list]) -> dict:
 
 # -- G1 -------------------------------------------------------------------------------------
 
-@pytest.mark.prop("G1", source=G1_SOURCE)
+@pytest.mark.prop("G1", source=G1_SOURCE, judges=(ApiKey.ListGroups, ApiKey.DescribeGroups))
 @pytest.mark.parametrize("api_key,version", every_version((ApiKey.OffsetCommit, ApiKey.OffsetFetch)))
 def test_g1_offsets_committed_for_an_empty_group_are_fetched_back_exactly_and_the_group_is_listed(check, api_key,
                                                                                                  version):

@@ -124,7 +124,7 @@ def replicas_are(check, admin: Admin, topic: str, want: dict[int, list[int]], wh
                            says=f"Metadata of {topic}-{p}: replicas {replicas} ({why})")
 
 
-@pytest.mark.prop("E1", source=E1_SOURCE)
+@pytest.mark.prop("E1", source=E1_SOURCE, judges=(ApiKey.ListPartitionReassignments,))
 @pytest.mark.parametrize("api_key,version", every_version([ApiKey.AlterPartitionReassignments]))
 def test_e1_a_refused_reassignment_is_answered_alone_and_changes_nothing(check, api_key, version):
     """AlterPartitionReassignments at this version of a fresh topic of 1-5 partitions, each
@@ -168,7 +168,7 @@ def test_e1_a_refused_reassignment_is_answered_alone_and_changes_nothing(check, 
     check.given(gen.refusals(), refused, first=gen.REFUSALS_FIRST)
 
 
-@pytest.mark.prop("E2", source=E2_SOURCE)
+@pytest.mark.prop("E2", source=E2_SOURCE, judges=(ApiKey.ListPartitionReassignments,))
 @pytest.mark.parametrize("api_key,version", every_version([ApiKey.AlterPartitionReassignments]))
 def test_e2_an_accepted_reassignment_completes_to_its_target(check, api_key, version):
     """AlterPartitionReassignments at this version of some of a fresh topic's 1-3 partitions
