@@ -611,16 +611,6 @@ def delete_scram_credentials(v: int, credentials: Iterable[tuple[str, int]]) -> 
     return {"deletions": [{"name": u, "mechanism": m} for u, m in credentials], "upsertions": []}
 
 
-def describe_delegation_tokens(v: int) -> dict:
-    """Every token the requester may describe (null owners)."""
-    return {"owners": None}
-
-
-def expire_delegation_token(v: int, hmac: bytes) -> dict:
-    """Expire the token now (a period of -1)."""
-    return {"hmac": hmac, "expiry_time_period_ms": -1}
-
-
 # -- features (KIP-584) --------------------------------------------------------------------
 
 #: ApiVersionsRequest.json v3+: who is asking (KIP-511)
@@ -701,7 +691,7 @@ def create_delegation_token(v: int, renewers: Iterable[tuple[str, str]] = (), ma
     return body
 
 
-def describe_delegation_token(v: int, owners: Iterable[tuple[str, str]] | None) -> dict:
+def describe_delegation_token(v: int, owners: Iterable[tuple[str, str]] | None = None) -> dict:
     """The tokens owned or renewable by ``owners`` (``(type, name)`` each; None: every token
     the requester may describe) (DescribeDelegationTokenRequest.json)."""
     return {"owners": None if owners is None else [{"principal_type": t, "principal_name": n} for t, n in owners]}
