@@ -10,47 +10,10 @@ broker of the matrix is a Kafka JVM of its own.
 """
 from __future__ import annotations
 
-
-import pytest
-
 from faults.mutants.acls import OVER
-from tests.family_matrix import (Family, assert_a_mutant_for_every_property, assert_the_baseline_passes,
-                                 assert_the_mutant_fails_every_version, rows_by_spec)
-from tests.replaying import assert_quickest_finding_replays
+from tests.family_matrix import Family
 
 PROPS = ("L1", "L2", "L3", "L4", "L5")
 FAMILY = Family("acls", "conformance/test_acls.py", over=OVER)
-MUTANTS, BASELINE, spec_of = FAMILY.mutants, FAMILY.baseline, FAMILY.spec_of
 
-
-@pytest.fixture(scope="module")
-def run(tmp_path_factory):
-    """Each broker's (results.jsonl, rows by cell), from one matrix run."""
-    return FAMILY.run(tmp_path_factory.mktemp("acls-can-fail"))
-
-
-@pytest.fixture(scope="module")
-def rows(run):
-    return rows_by_spec(run)
-
-
-def test_there_is_a_mutant_for_every_acl_property_and_each_runs_over_the_acl_preset():
-    assert_a_mutant_for_every_property(MUTANTS, PROPS, over=OVER)
-
-
-def test_kafka_passes_every_acl_property_through_the_transparent_proxy(rows):
-    assert_the_baseline_passes(rows[BASELINE], PROPS)
-
-
-@pytest.mark.parametrize("name", sorted(MUTANTS))
-def test_the_mutant_fails_every_version_of_its_properties(rows, name):
-    assert_the_mutant_fails_every_version(name, MUTANTS[name], rows[spec_of(name)], rows[BASELINE], BASELINE)
-
-
-@pytest.mark.parametrize("name", sorted(MUTANTS))
-def test_the_mutants_first_finding_gives_its_verdict_through_its_repro(run, name):
-    """The mutant's quickest failing row, exported as a standalone repro.py, gives the same
-    verdict against a fresh broker under the mutant (issue 25, item 1: the row and the
-    reproducer share one judge)."""
-    results, cells = run[spec_of(name)]
-    assert_quickest_finding_replays(name, spec_of(name), cells, results)
+globals().update(FAMILY.tests(PROPS))
