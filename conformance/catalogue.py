@@ -65,8 +65,10 @@ FAMILIES = {
           "(M1), DescribeTopicPartitions' cursor visits every partition once as Metadata lists it (M2), the "
           "metadata quorum's leader is one of its voters (M3), DescribeLogDirs lists every partition once and "
           "its size grows with what was produced (M4), AlterReplicaLogDirs to a dir the broker lacks answers "
-          "LOG_DIR_NOT_FOUND alone (M5), ListConfigResources lists what DescribeConfigs accepts (M6)",
-          "KIP-700, KIP-966, KIP-595, KIP-853, KIP-113, KIP-1142; Kafka's KafkaApis, "
+          "LOG_DIR_NOT_FOUND alone (M5), ListConfigResources lists what DescribeConfigs accepts (M6), "
+          "FindCoordinator names a broker Metadata lists, the same at every version, each key of a v4+ batch "
+          "on its own (M7)",
+          "KIP-700, KIP-966, KIP-595, KIP-853, KIP-113, KIP-1142, KIP-699; Kafka's KafkaApis, "
           "DescribeTopicPartitionsRequestHandler, KafkaRaftClient, ReplicaManager, LogManager"),
     "F": ("finalized features: UpdateFeatures' validate_only changes nothing (F1), a refused update is "
           "answered as the release line and mode do and applies nothing it refuses (F2), ApiVersions follows "

@@ -35,8 +35,15 @@ Metadata, with what was produced and with DescribeConfigs.
   is in answers NONE and moves nothing (``Partition.maybeCreateFutureReplica``).
 * M6, ``ListConfigResources`` (KIP-1142 "Allow to list non-default configs"; v0 was KIP-714's
   ListClientMetricsResources): what it lists, DescribeConfigs describes.
+* M7, ``FindCoordinator`` (KIP-699 "Update FindCoordinator to resolve multiple Coordinators at
+  a time" for v4's batches): the coordinator of a group key (key type 0) or a transactional
+  id (key type 1) is a broker Metadata lists, with its host and port, the same at every
+  version, and from v4 each key of a batch is answered on its own
+  (``KafkaApis.handleFindCoordinatorRequest``, ``getCoordinator``: the alive leader of the
+  key's partition of ``__consumer_offsets`` or ``__transaction_state``).
 
-Nothing here changes the cluster but the check's own topics and client-metrics resource.
+Nothing here changes the cluster but the check's own topics and client-metrics resource (and
+M7's transaction keys, which make ``__transaction_state`` if it is not there yet).
 """
 from __future__ import annotations
 
@@ -44,7 +51,8 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.waiting import VISIBLE_S
+from fixtures.harness import expect_setup
+from fixtures.waiting import VISIBLE_S, eventually
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from protocol.apis import ConfigResourceType
@@ -408,3 +416,76 @@ def test_m6_list_config_resources_lists_what_describe_configs_accepts(check, api
                 iv, [(metrics, [("interval.ms", 1, None)])], resource_type=ConfigResourceType.CLIENT_METRICS))
 
     check.once(None, judged)
+
+
+# -- M7: coordinators -----------------------------------------------------------------------
+
+COORDINATOR_SOURCE = (K + "core/src/main/scala/kafka/server/KafkaApis.scala (handleFindCoordinatorRequest, "
+                      "getCoordinator); KIP-699 \"Update FindCoordinator to resolve multiple Coordinators at a time\"")
+#: FindCoordinatorRequest.json KeyType: 0 group, 1 transaction (from v1)
+GROUP_KEY, TRANSACTION_KEY = 0, 1
+
+
+def _find(admin: Admin, version: int, key_type: int, keys: list[str]) -> dict:
+    """FindCoordinator at ``version`` of ``keys`` (one key until v3)."""
+    body = ({"key_type": key_type, "coordinator_keys": keys} if version >= 4
+            else build.find_coordinator(version, keys[0], key_type))
+    return admin.client.answered(ApiKey.FindCoordinator, version, body)
+
+
+def _found(answer: dict, version: int) -> dict[str, tuple]:
+    """Each key's (error, node id, host, port) in a FindCoordinator answer (v0-v3: the one key
+    as ``""``)."""
+    entries = answer.get("coordinators") or [] if version >= 4 else [{**answer, "key": ""}]
+    return {e.get("key"): (e.get("error_code"), e.get("node_id"), e.get("host"), e.get("port")) for e in entries}
+
+
+#: 1-3 keys of a batch, of key type group or transaction
+_M7 = st.fixed_dictionaries({"keys": st.integers(1, 3), "key_type": st.sampled_from([GROUP_KEY, TRANSACTION_KEY])})
+
+
+@pytest.mark.prop("M7", source=COORDINATOR_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.FindCoordinator,)))
+def test_m7_find_coordinator_names_a_broker_metadata_lists_the_same_at_every_version(check, api_key, version):
+    """For a few run-prefixed group keys (key type 0) or transactional ids (key type 1, from
+    v1), once each has a coordinator (asked at the broker's newest version until it answers
+    NONE: the first ask makes the internal topic), FindCoordinator at this version answers
+    NONE for each key and a coordinator that is a broker Metadata lists, with Metadata's
+    host and port, the same coordinator the newest version named; from v4 a batch of the
+    keys answers one entry per key (one request per key until v3)."""
+    check.require(api_key, version)
+    check.require_mutations()
+    admin = Admin(check)
+    newest = admin.version(ApiKey.FindCoordinator)
+
+    def judged(value):
+        key_type = value["key_type"] if version >= 1 else GROUP_KEY
+        keys = [f"{check.prefix}fc-{'txn' if key_type else 'group'}-{i}" for i in range(value["keys"])]
+        named = {}
+        for key in keys:
+            held, answer = eventually(lambda: _find(admin, newest, key_type, [key]),
+                                      lambda a: _found(a, newest).get(key if newest >= 4 else "", (None,))[0]
+                                      == Errors.NONE, within=VISIBLE_S)
+            expect_setup(held, f"setup: FindCoordinator v{newest} of {key!r} names a coordinator (NONE)")
+            named[key] = _found(answer, newest)[key if newest >= 4 else ""]
+        at, meta = _metadata_step(check, admin, [])
+        ids = sorted(b["node_id"] for b in meta.get("brokers") or [])
+        batches = [keys] if version >= 4 else [[k] for k in keys]
+        for batch in batches:
+            answer = _find(admin, version, key_type, batch)
+            if version >= 4:
+                check.expect_field(["coordinators", "key"], sorted(batch), count=len(batch), distinct=True,
+                                   says=f"v4+: one entry per key of the batch {batch}")
+            for key in batch:
+                where = ["coordinators", {"key": key}] if version >= 4 else []
+                check.expect_field([*where, "error_code"], [Errors.NONE], count=1, says=f"{key!r}: NONE")
+                check.expect_field([*where, "node_id"], ids, count=1,
+                                   says=f"{key!r}'s coordinator is one of the brokers Metadata lists {ids}")
+                node = _found(answer, version).get(key if version >= 4 else "", (None, None))[1]
+                for field in ("host", "port"):
+                    check.expect_same([*where, field], at, ["brokers", {"node_id": node}, field], min_count=1,
+                                      says=f"{key!r}'s coordinator's {field}: Metadata's for broker {node}")
+                check.expect_field([*where, "node_id"], [named[key][1]],
+                                   says=f"{key!r}'s coordinator is the one v{newest} named, {named[key][1]}")
+
+    check.given(_M7, judged, first={"keys": 2, "key_type": GROUP_KEY})

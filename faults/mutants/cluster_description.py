@@ -1,7 +1,8 @@
-"""Cluster-description faults (catalogue M1-M6): a DescribeCluster that describes another
+"""Cluster-description faults (catalogue M1-M7): a DescribeCluster that describes another
 cluster, a DescribeTopicPartitions cursor that skips a partition, a quorum whose leader is
 not one of its voters, a log size that never grows, a move to a missing log dir accepted,
-and a config-resource list one short. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
+a config-resource list one short, and a coordinator at a port its broker does not listen
+on or a FindCoordinator batch answered for its first key alone. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
 does); the others over kafka:4.4.0 (noida serves none of their APIs, tansu ignores the page
 limit).
 """
@@ -115,3 +116,33 @@ class ListConfigResourcesOmitsTheLast(Mutant):
     def response(self, seen, body):
         listed = body.get("config_resources") or []
         return {**body, "config_resources": listed[:-1]} if listed else None
+
+
+@mutant
+class FindCoordinatorWrongPort(Mutant):
+    """FindCoordinator names its coordinator at a port one past the broker's (a broker that
+    answers another listener's port than the one Metadata gives the client)."""
+    name = "find-coordinator-wrong-port"
+    catches = ("M7",)
+    apis = (ApiKey.FindCoordinator,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if seen.api_version >= 4:
+            return {**body, "coordinators": [{**c, "port": c["port"] + 1} for c in body.get("coordinators") or []]}
+        return {**body, "port": body["port"] + 1}
+
+
+@mutant
+class FindCoordinatorBatchFirstKeyOnly(Mutant):
+    """FindCoordinator v4+ answers a batch of keys with the first key's entry alone (a
+    broker that reads ``coordinator_keys`` as the one key of v3)."""
+    name = "find-coordinator-batch-first-key-only"
+    catches = ("M7",)
+    apis = (ApiKey.FindCoordinator,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if seen.api_version < 4 or len(body.get("coordinators") or []) < 2:
+            return None
+        return {**body, "coordinators": body["coordinators"][:1]}
