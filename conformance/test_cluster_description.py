@@ -41,6 +41,11 @@ Metadata, with what was produced and with DescribeConfigs.
   version, and from v4 each key of a batch is answered on its own
   (``KafkaApis.handleFindCoordinatorRequest``, ``getCoordinator``: the alive leader of the
   key's partition of ``__consumer_offsets`` or ``__transaction_state``).
+* M8, ``UnregisterBroker`` (KIP-500 "Replace ZooKeeper with a Self-Managed Metadata Quorum";
+  KIP-631 "The Quorum-based Kafka Controller"): unregistering a broker id no broker has answers
+  BROKER_ID_NOT_REGISTERED and the brokers DescribeCluster lists are unchanged
+  (``ReplicationControlManager.unregisterBroker``: "Broker ID ... is not currently
+  registered"). A live broker is never unregistered, and an external cluster is never sent it.
 
 Nothing here changes the cluster but the check's own topics and client-metrics resource (and
 M7's transaction keys, which make ``__transaction_state`` if it is not there yet).
@@ -51,7 +56,7 @@ import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import expect_setup
+from fixtures.harness import Unsupported, expect_setup
 from fixtures.waiting import VISIBLE_S, eventually
 from protocol import ApiKey, Errors
 from protocol import requests as build
@@ -489,3 +494,43 @@ def test_m7_find_coordinator_names_a_broker_metadata_lists_the_same_at_every_ver
                                    says=f"{key!r}'s coordinator is the one v{newest} named, {named[key][1]}")
 
     check.given(_M7, judged, first={"keys": 2, "key_type": GROUP_KEY})
+
+
+# -- M8: unregistering a broker -------------------------------------------------------------
+
+UNREGISTER_SOURCE = (K + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java "
+                     "(unregisterBroker: BrokerIdNotRegisteredException); " + K + "metadata/src/main/java/org/apache/"
+                     "kafka/controller/QuorumController.java (unregisterBroker); " + K + "core/src/main/scala/kafka/"
+                     "server/ControllerApis.scala (handleUnregisterBroker)")
+#: how far past the highest broker id the ids M8 unregisters lie
+UNREGISTERED_FROM = 1000
+
+
+@pytest.mark.prop("M8", source=UNREGISTER_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.UnregisterBroker,)))
+def test_m8_unregistering_a_broker_id_no_broker_has_answers_broker_id_not_registered(check, api_key, version):
+    """UnregisterBroker at this version of a broker id no broker has (1000 and more past the
+    highest id DescribeCluster lists) answers BROKER_ID_NOT_REGISTERED, and DescribeCluster
+    afterwards lists the same brokers. Never sent to an external cluster (nor for a live
+    broker)."""
+    check.require(api_key, version)
+    if check.broker.external:
+        raise Unsupported("UnregisterBroker is never sent to an external cluster")
+    admin = Admin(check)
+    dv = admin.version(ApiKey.DescribeCluster)
+
+    def judged(past):
+        cluster = admin.client.answered(ApiKey.DescribeCluster, dv, build.describe_cluster(dv))
+        before = check.last_step
+        ids = sorted(b["broker_id"] for b in cluster.get("brokers") or [])
+        check.expect_field(["brokers", "broker_id"], min_count=1, setup=True,
+                           says="setup: DescribeCluster lists the brokers")
+        absent = max(ids or [0]) + UNREGISTERED_FROM + past
+        admin.client.answered(ApiKey.UnregisterBroker, version, {"broker_id": absent})
+        check.expect_field(["error_code"], [Errors.BROKER_ID_NOT_REGISTERED],
+                           says=f"broker id {absent}, which no broker has (brokers {ids}): BROKER_ID_NOT_REGISTERED")
+        admin.client.answered(ApiKey.DescribeCluster, dv, build.describe_cluster(dv))
+        check.expect_same(["brokers", "broker_id"], before, sort=True, min_count=1,
+                          says=f"DescribeCluster lists the same brokers {ids} afterwards")
+
+    check.given(st.integers(0, 1000), judged, first=0)

@@ -2,7 +2,8 @@
 cluster, a DescribeTopicPartitions cursor that skips a partition, a quorum whose leader is
 not one of its voters, a log size that never grows, a move to a missing log dir accepted,
 a config-resource list one short, and a coordinator at a port its broker does not listen
-on or a FindCoordinator batch answered for its first key alone. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
+on or a FindCoordinator batch answered for its first key alone, and an unknown broker id
+unregistered without complaint. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
 does); the others over kafka:4.4.0 (noida serves none of their APIs, tansu ignores the page
 limit).
 """
@@ -146,3 +147,18 @@ class FindCoordinatorBatchFirstKeyOnly(Mutant):
         if seen.api_version < 4 or len(body.get("coordinators") or []) < 2:
             return None
         return {**body, "coordinators": body["coordinators"][:1]}
+
+
+@mutant
+class UnregisterBrokerUnknownIdAccepted(Mutant):
+    """UnregisterBroker of a broker id no broker has answers NONE (a controller that treats
+    removing what is not there as done)."""
+    name = "unregister-broker-unknown-id-accepted"
+    catches = ("M8",)
+    apis = (ApiKey.UnregisterBroker,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if body.get("error_code") != Errors.BROKER_ID_NOT_REGISTERED:
+            return None
+        return {**body, "error_code": Errors.NONE, "error_message": None}
