@@ -2,8 +2,8 @@
 cluster, a DescribeTopicPartitions cursor that skips a partition, a quorum whose leader is
 not one of its voters, a log size that never grows, a move to a missing log dir accepted,
 a config-resource list one short, and a coordinator at a port its broker does not listen
-on or a FindCoordinator batch answered for its first key alone, and an unknown broker id
-unregistered without complaint. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
+on or a FindCoordinator batch answered for its first key alone, an unknown broker id
+unregistered without complaint, and a quorum membership change refused with no code. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
 does); the others over kafka:4.4.0 (noida serves none of their APIs, tansu ignores the page
 limit).
 """
@@ -160,5 +160,20 @@ class UnregisterBrokerUnknownIdAccepted(Mutant):
 
     def response(self, seen, body):
         if body.get("error_code") != Errors.BROKER_ID_NOT_REGISTERED:
+            return None
+        return {**body, "error_code": Errors.NONE, "error_message": None}
+
+
+@mutant
+class RaftVoterChangeAccepted(Mutant):
+    """AddRaftVoter and RemoveRaftVoter answer NONE whatever the leader found (a broker that
+    acknowledges a forwarded voter change before the controller answers it)."""
+    name = "raft-voter-change-accepted"
+    catches = ("M9",)
+    apis = (ApiKey.AddRaftVoter, ApiKey.RemoveRaftVoter)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if body.get("error_code") == Errors.NONE:
             return None
         return {**body, "error_code": Errors.NONE, "error_message": None}
