@@ -65,9 +65,14 @@ FAMILIES = {
           "(M1), DescribeTopicPartitions' cursor visits every partition once as Metadata lists it (M2), the "
           "metadata quorum's leader is one of its voters (M3), DescribeLogDirs lists every partition once and "
           "its size grows with what was produced (M4), AlterReplicaLogDirs to a dir the broker lacks answers "
-          "LOG_DIR_NOT_FOUND alone (M5), ListConfigResources lists what DescribeConfigs accepts (M6)",
-          "KIP-700, KIP-966, KIP-595, KIP-853, KIP-113, KIP-1142; Kafka's KafkaApis, "
-          "DescribeTopicPartitionsRequestHandler, KafkaRaftClient, ReplicaManager, LogManager"),
+          "LOG_DIR_NOT_FOUND alone (M5), ListConfigResources lists what DescribeConfigs accepts (M6), "
+          "FindCoordinator names a broker Metadata lists, the same at every version, each key of a v4+ batch "
+          "on its own (M7), UnregisterBroker of an id no broker has answers BROKER_ID_NOT_REGISTERED and changes "
+          "nothing (M8), removing a voter the quorum lacks or adding one it has answers KafkaRaftClient's code "
+          "and changes no voter (M9)",
+          "KIP-700, KIP-966, KIP-595, KIP-853, KIP-113, KIP-1142, KIP-699, KIP-500, KIP-631; Kafka's KafkaApis, "
+          "DescribeTopicPartitionsRequestHandler, KafkaRaftClient, ReplicaManager, LogManager, "
+          "ReplicationControlManager, AddVoterHandler, RemoveVoterHandler"),
     "F": ("finalized features: UpdateFeatures' validate_only changes nothing (F1), a refused update is "
           "answered as the release line and mode do and applies nothing it refuses (F2), ApiVersions follows "
           "an accepted update (F3)", "KIP-584, KIP-778; Kafka's FeatureControlManager, QuorumController"),

@@ -1,7 +1,9 @@
-"""Cluster-description faults (catalogue M1-M6): a DescribeCluster that describes another
+"""Cluster-description faults (catalogue M1-M7): a DescribeCluster that describes another
 cluster, a DescribeTopicPartitions cursor that skips a partition, a quorum whose leader is
 not one of its voters, a log size that never grows, a move to a missing log dir accepted,
-and a config-resource list one short. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
+a config-resource list one short, and a coordinator at a port its broker does not listen
+on or a FindCoordinator batch answered for its first key alone, an unknown broker id
+unregistered without complaint, and a quorum membership change refused with no code. M1's mutant runs over noida (it serves DescribeCluster v0 as Kafka
 does); the others over kafka:4.4.0 (noida serves none of their APIs, tansu ignores the page
 limit).
 """
@@ -115,3 +117,63 @@ class ListConfigResourcesOmitsTheLast(Mutant):
     def response(self, seen, body):
         listed = body.get("config_resources") or []
         return {**body, "config_resources": listed[:-1]} if listed else None
+
+
+@mutant
+class FindCoordinatorWrongPort(Mutant):
+    """FindCoordinator names its coordinator at a port one past the broker's (a broker that
+    answers another listener's port than the one Metadata gives the client)."""
+    name = "find-coordinator-wrong-port"
+    catches = ("M7",)
+    apis = (ApiKey.FindCoordinator,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if seen.api_version >= 4:
+            return {**body, "coordinators": [{**c, "port": c["port"] + 1} for c in body.get("coordinators") or []]}
+        return {**body, "port": body["port"] + 1}
+
+
+@mutant
+class FindCoordinatorBatchFirstKeyOnly(Mutant):
+    """FindCoordinator v4+ answers a batch of keys with the first key's entry alone (a
+    broker that reads ``coordinator_keys`` as the one key of v3)."""
+    name = "find-coordinator-batch-first-key-only"
+    catches = ("M7",)
+    apis = (ApiKey.FindCoordinator,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if seen.api_version < 4 or len(body.get("coordinators") or []) < 2:
+            return None
+        return {**body, "coordinators": body["coordinators"][:1]}
+
+
+@mutant
+class UnregisterBrokerUnknownIdAccepted(Mutant):
+    """UnregisterBroker of a broker id no broker has answers NONE (a controller that treats
+    removing what is not there as done)."""
+    name = "unregister-broker-unknown-id-accepted"
+    catches = ("M8",)
+    apis = (ApiKey.UnregisterBroker,)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if body.get("error_code") != Errors.BROKER_ID_NOT_REGISTERED:
+            return None
+        return {**body, "error_code": Errors.NONE, "error_message": None}
+
+
+@mutant
+class RaftVoterChangeAccepted(Mutant):
+    """AddRaftVoter and RemoveRaftVoter answer NONE whatever the leader found (a broker that
+    acknowledges a forwarded voter change before the controller answers it)."""
+    name = "raft-voter-change-accepted"
+    catches = ("M9",)
+    apis = (ApiKey.AddRaftVoter, ApiKey.RemoveRaftVoter)
+    over = KAFKA
+
+    def response(self, seen, body):
+        if body.get("error_code") == Errors.NONE:
+            return None
+        return {**body, "error_code": Errors.NONE, "error_message": None}
