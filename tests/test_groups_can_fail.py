@@ -1,4 +1,4 @@
-"""G1-G5 can fail: every consumer group mutant (faults/mutants/groups.py) fails the properties
+"""G1-G6 can fail: every consumer group mutant (faults/mutants/groups.py) fails the properties
 it names, where the same broker behind the transparent proxy passes them.
 
 The suite runs as users run it (``python -m pytest conformance/test_groups.py
@@ -15,7 +15,7 @@ from tests.family_matrix import (Family, assert_a_mutant_for_every_property, ass
                                  assert_the_mutant_fails_every_version, rows_by_spec)
 from tests.replaying import assert_quickest_finding_replays
 
-PROPS = ("G1", "G2", "G3", "G4", "G5")
+PROPS = ("G1", "G2", "G3", "G4", "G5", "G6")
 FAMILY = Family("groups", "conformance/test_groups.py", over=KAFKA)
 MUTANTS, BASELINE, spec_of = FAMILY.mutants, FAMILY.baseline, FAMILY.spec_of
 
