@@ -1,8 +1,9 @@
 """Consumer group faults (catalogue G1-G6): an OffsetFetch that answers each committed offset
 one past what was committed (G1), a coordinator that takes any group id for an existing
-empty group when describing and deleting (G2-G4; G6: ConsumerGroupDescribe too), and one that ignores a group's members when
-deleting (G5). Three mutants, so that their matrix stays within the CI budget (one Kafka run
-each). All run over kafka:4.4.0 (noida serves no group API).
+empty group when describing and deleting (G2-G4; G6: ConsumerGroupDescribe too), and one
+that ignores a group's members when deleting it and describing it (G5, G6). Three mutants,
+so that their matrix stays within the CI budget (one Kafka run each). All run over
+kafka:4.4.0 (noida serves no group API).
 """
 from __future__ import annotations
 
@@ -71,16 +72,19 @@ class UnknownGroupAsEmpty(Mutant):
 
 
 @mutant
-class MembersIgnoredWhenDeleting(Mutant):
-    """DeleteGroups and OffsetDelete do not look at a group's members: a group with a member
-    answers NONE to DeleteGroups, and a partition of a topic its members subscribe to NONE to
-    OffsetDelete (a coordinator that judges deletions by the offsets alone)."""
-    name = "members-ignored-when-deleting"
-    catches = ("G5",)
-    apis = (ApiKey.DeleteGroups, ApiKey.OffsetDelete)
+class MembersIgnored(Mutant):
+    """The coordinator does not look at a group's members: a group with a member answers
+    NONE to DeleteGroups, a partition of a topic its members subscribe to NONE to
+    OffsetDelete (deletions judged by the offsets alone), and ConsumerGroupDescribe
+    describes a consumer group with no member (its state and epochs alone)."""
+    name = "members-ignored"
+    catches = ("G5", "G6")
+    apis = (ApiKey.DeleteGroups, ApiKey.OffsetDelete, ApiKey.ConsumerGroupDescribe)
     over = KAFKA
 
     def response(self, seen, body):
+        if seen.api_key == ApiKey.ConsumerGroupDescribe:
+            return {**body, "groups": [{**g, "members": []} for g in body.get("groups") or []]}
         if seen.api_key == ApiKey.DeleteGroups:
             return recode(ApiKey.DeleteGroups, body, Errors.NON_EMPTY_GROUP, Errors.NONE)
         topics = body.get("topics") or []
