@@ -96,8 +96,11 @@ FAMILIES = {
           "group and refuses each unknown one alone, and a deleted group's offsets go (G3), OffsetDelete "
           "removes the offsets it names alone and refuses an unknown group (G4), a group with a member (joined "
           "over the wire) is refused deletion (NON_EMPTY_GROUP) and so are the offsets of the topics it "
-          "subscribes to (GROUP_SUBSCRIBED_TO_TOPIC) (G5); every group is run-prefixed and deleted after its example",
-          "KIP-1043; Kafka's GroupMetadataManager, OffsetMetadataManager, ClassicGroup"),
+          "subscribes to (GROUP_SUBSCRIBED_TO_TOPIC) (G5), ConsumerGroupDescribe describes a consumer group "
+          "(a member joined over the wire by ConsumerGroupHeartbeat) Stable with that member, its subscription and "
+          "assignment, and answers GROUP_ID_NOT_FOUND for a classic group and an unknown one, each entry on its own "
+          "(G6); every group is run-prefixed and deleted after its example",
+          "KIP-1043, KIP-848; Kafka's GroupMetadataManager, OffsetMetadataManager, ClassicGroup, ConsumerGroup"),
     "O": ("ListOffsets as the Admin client's listOffsets uses it, on a fresh topic with produced records: "
           "EARLIEST answers the log start offset and LATEST the high watermark (O1), MAX_TIMESTAMP (v7+) the "
           "first record with the largest timestamp, or -1 on an empty partition (O2), EARLIEST after "
@@ -159,8 +162,11 @@ ApiVersions v3+, `conformance/capabilities.py`); K2 passes through the emulating
 F1 and F3 move a finalized feature only where the cluster finalizes one the suite may move
 (`reference/features.py`: on Kafka 4.x `eligible.leader.replicas.version` or `group.version`,
 put back at once; never `metadata.version`); elsewhere they are `unsupported` saying so. The
-M and F checks need no preset; nor do G1-G5, which need only a broker serving the group APIs
-(G5 also JoinGroup and LeaveGroup: its member joins over the wire, as a static member, and leaves).
+M and F checks need no preset; nor do G1-G6, which need only a broker serving the group APIs
+(G5 also JoinGroup and LeaveGroup: its member joins over the wire, as a static member, and leaves;
+G6 also ConsumerGroupHeartbeat, its consumer joining and leaving as KIP-848's consumer does, and is
+`unsupported` where the broker answers it UNSUPPORTED_VERSION: Kafka 3.x unless
+`group.coordinator.rebalance.protocols` includes `consumer`).
 O1-O3 need no preset either, only Produce and ListOffsets (O3 also DeleteRecords); O2 is asked
 at ListOffsets v7 and later only, the versions that can carry MAX_TIMESTAMP (KIP-734).
 

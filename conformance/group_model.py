@@ -1,11 +1,12 @@
 """The model the group properties (catalogue G) check a broker against: the offsets each
-empty (simple) group holds, committed, deleted and fetched as Kafka's group coordinator does
-(``reference/group_rules.py`` has the rules and their sources)."""
+empty (simple) group holds, committed, deleted and fetched as Kafka's group coordinator does,
+and which groups are consumer groups (KIP-848) or classic ones, as ConsumerGroupDescribe
+answers them (``reference/group_rules.py`` has the rules and their sources)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from reference.group_rules import Committed, delete_group_code, fetched, offset_delete_code
+from reference.group_rules import Committed, consumer_describe_answer, delete_group_code, fetched, offset_delete_code
 
 TP = tuple[str, int]
 
@@ -14,6 +15,16 @@ TP = tuple[str, int]
 class GroupModel:
     """The groups a check made (no members): group -> {(topic, partition): (offset, metadata)}."""
     held: dict[str, dict[TP, Committed]] = field(default_factory=dict)
+    #: consumer groups (KIP-848) -> {member id: (subscribed topics, assigned partitions)}
+    consumers: dict[str, dict[str, tuple[list[str], list[TP]]]] = field(default_factory=dict)
+    #: classic groups with members (made by JoinGroup)
+    classic: set[str] = field(default_factory=set)
+
+    def consumer_describe(self, groups: list[str]) -> dict[str, tuple[int, list]]:
+        """Each group's ConsumerGroupDescribe code and allowed messages, whatever the others are."""
+        return {g: consumer_describe_answer(g, "consumer" if g in self.consumers else
+                                            "classic" if g in self.classic or g in self.held else "unknown")
+                for g in groups}
 
     def commit(self, group: str, offsets: dict[TP, Committed]) -> None:
         self.held.setdefault(group, {}).update(offsets)

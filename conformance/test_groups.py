@@ -1,6 +1,7 @@
-"""G1-G4: consumer groups and their committed offsets as the Admin client alters, lists,
+"""G1-G6: consumer groups and their committed offsets as the Admin client alters, lists,
 describes and deletes them (OffsetCommit, OffsetFetch, ListGroups, DescribeGroups,
-DeleteGroups, OffsetDelete), against Kafka's group coordinator.
+DeleteGroups, OffsetDelete, ConsumerGroupDescribe), against Kafka's group coordinator; G5's
+and G6's groups have a member, joined over the wire (JoinGroup; ConsumerGroupHeartbeat).
 
 Kafka's rules, with their sources, are in ``reference/group_rules.py``; the model the answers
 are judged against is ``conformance/group_model.py``:
@@ -22,6 +23,11 @@ are judged against is ``conformance/group_model.py``:
 * G4: OffsetDelete of some partitions of an empty group answers NONE for each and removes
   those offsets alone; of a group the coordinator does not have it answers GROUP_ID_NOT_FOUND
   (``OffsetMetadataManager.deleteOffsets``, ``validateOffsetDelete``).
+* G5: a classic group with a member is refused deletion, and so are the offsets of the
+  topics it subscribes to (``ClassicGroup.validateDeleteGroup``, ``validateOffsetDelete``).
+* G6: ConsumerGroupDescribe (KIP-848) describes a consumer group with its member, and
+  answers GROUP_ID_NOT_FOUND for a classic group and an unknown one, each group id on its
+  own (``GroupMetadataManager.consumerGroupDescribe``, ``consumerGroup``).
 
 Every group is the check's own (a fresh run-prefixed name per example, ``check.topic``; the
 external-cluster guard, ``fixtures/scope.py``, refuses any other group name) and is deleted
@@ -35,11 +41,11 @@ from __future__ import annotations
 import pytest
 
 from fixtures.admin import Admin
-from fixtures.harness import expect_setup
+from fixtures.harness import Unsupported, expect_setup
 from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
 from protocol import requests as build
-from reference.group_rules import (BY_TOPIC_ID_FROM, DEAD, EMPTY, FETCH_GROUPS_FROM, NO_OFFSET,
+from reference.group_rules import (BY_TOPIC_ID_FROM, DEAD, EMPTY, FETCH_GROUPS_FROM, NO_OFFSET, STABLE,
                                    describe_unknown_code)
 from strategies import groups as gen
 
@@ -73,11 +79,11 @@ def _error_paths(api_key: int, v: int) -> list[list[str]]:
         if v >= FETCH_GROUPS_FROM:
             return [["groups", "error_code"], ["groups", "topics", "partitions", "error_code"]]
         return ([["error_code"]] if v >= 2 else []) + [["topics", "partitions", "error_code"]]
-    if api_key == ApiKey.DescribeGroups:
+    if api_key in (ApiKey.DescribeGroups, ApiKey.ConsumerGroupDescribe):
         return [["groups", "error_code"]]
     if api_key == ApiKey.DeleteGroups:
         return [["results", "error_code"]]
-    return [["error_code"]]       # ListGroups, OffsetDelete, JoinGroup, SyncGroup
+    return [["error_code"]]       # ListGroups, OffsetDelete, JoinGroup, SyncGroup, ConsumerGroupHeartbeat
 
 
 class Groups:
@@ -511,3 +517,121 @@ def test_g5_a_group_with_a_member_is_not_deleted_nor_its_subscribed_offsets(chec
             g.forget([group, empty])
 
     check.once(None, judged)
+
+
+# -- G6: a consumer group (KIP-848) as ConsumerGroupDescribe describes it -------------------
+
+G6_SOURCE = (GMM + " (consumerGroupDescribe, consumerGroup, consumerGroupHeartbeat); " + COORD
+             + "modern/consumer/ConsumerGroup.java (asDescribedGroup, the states); KIP-848 \"The Next Generation of "
+               "the Consumer Rebalance Protocol\"")
+
+
+class Consumer:
+    """A member of a consumer group (KIP-848), over the wire: ConsumerGroupHeartbeat at the
+    newest version the broker advertises, member epoch 0, subscribed to ``topics`` by name,
+    the coordinator's default assignor. Its member id is its own (``group`` + "-member": the
+    consumer generates it from v1, ``ConsumerGroupHeartbeatRequest.json``), so a reproducer
+    sends the same requests. It leaves (member epoch -1) when the check ends, well within the
+    coordinator's session timeout (``group.consumer.session.timeout.ms``, 45 s by default)."""
+
+    def __init__(self, g: Groups, client, group: str, topics: list[str]):
+        check = g.check
+        check.require(ApiKey.ConsumerGroupHeartbeat)
+        self.g, self.client, self.group = g, client, group
+        self.hv = g.admin.version(ApiKey.ConsumerGroupHeartbeat)
+        joined = g.answered(client, ApiKey.ConsumerGroupHeartbeat, self.hv, build.consumer_group_heartbeat(
+            self.hv, group, f"{group}-member", 0, topics=topics, rebalance_timeout_ms=REBALANCE_MS))
+        if joined.get("error_code") == Errors.UNSUPPORTED_VERSION:
+            # Kafka 3.x advertises the API but serves it only with the protocol enabled
+            # (KafkaApis.isConsumerGroupProtocolEnabled: group.coordinator.rebalance.protocols,
+            # "classic" alone by default before 4.0, GroupCoordinatorConfig)
+            raise Unsupported(f"ConsumerGroupHeartbeat v{self.hv} answers UNSUPPORTED_VERSION although advertised: "
+                              "the consumer rebalance protocol (KIP-848) is not enabled on the broker "
+                              "(group.coordinator.rebalance.protocols without \"consumer\", Kafka 3.x's default)")
+        check.expect_field(["error_code"], [Errors.NONE], setup=True,
+                           says=f"setup: ConsumerGroupHeartbeat v{self.hv} of {group!r}, member epoch 0, "
+                                f"subscribed to {topics}: NONE")
+        answer = check.answers[check.last_step].response or {}
+        self.member_id, self.epoch = answer.get("member_id") or f"{group}-member", answer.get("member_epoch", 0)
+
+    def leave(self) -> None:
+        self.client.send(ApiKey.ConsumerGroupHeartbeat, self.hv,
+                         build.consumer_group_heartbeat(self.hv, self.group, self.member_id, -1))
+
+
+@pytest.mark.prop("G6", source=G6_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.ConsumerGroupDescribe,)))
+def test_g6_consumer_group_describe_describes_a_consumer_group_and_no_other_each_on_its_own(check, api_key, version):
+    """A consumer joins a consumer group (ConsumerGroupHeartbeat, subscribed to a topic of
+    two partitions) and another joins a classic group (JoinGroup, as G5's). ConsumerGroupDescribe
+    at this version of a drawn batch of the consumer group, the classic group or not and
+    0-2 group ids never made, in a drawn order: one entry per group id; the consumer group
+    NONE, Stable (once the coordinator says it is: its one member reached its target
+    assignment), with that member (its member id, the subscribed topic, both partitions of
+    it assigned); the classic group and each unknown one GROUP_ID_NOT_FOUND, with no member
+    and no message or Kafka's, whatever the other entries are. Both members leave
+    afterwards. A broker that does not advertise ConsumerGroupHeartbeat has no consumer
+    group: it is asked the rest of the batch."""
+    check.require(api_key, version)
+    g = Groups(check)
+    # a broker that serves no consumer group (no ConsumerGroupHeartbeat) is asked the rest
+    joins = check.broker.advertised(ApiKey.ConsumerGroupHeartbeat) is not None
+    topic, partitions = check.topic("gc"), 2
+    g.admin.create_topic(topic, partitions)
+    consumer_group, classic_group = check.topic("g"), check.topic("g")
+    model, members = GroupModel(), []
+    try:
+        if joins:
+            client = g.client(consumer_group)
+            member = Consumer(g, client, consumer_group, [topic])
+            members.append(member)
+            model.consumers[consumer_group] = {member.member_id: ([topic], [(topic, p) for p in range(partitions)])}
+            # the coordinator reconciles the member with its target assignment: asked until Stable
+            g.answered(client, ApiKey.ConsumerGroupDescribe, version,
+                       build.consumer_group_describe(version, [consumer_group]))
+            check.expect_field(["groups", "group_state"], [STABLE], setup=True, retry_s=VISIBLE_S,
+                               says=f"setup: {consumer_group!r} is Stable once its member has its assignment")
+        # the classic group holds an offset too, so that it outlives its member's removal
+        classic_client = g.client(classic_group)
+        g.commit(classic_client, classic_group, {(topic, 0): (1, "")}, {}, setup=True, says="setup: ")
+        members.append(Member(g, classic_client, classic_group, [topic]))
+        model.classic.add(classic_group)
+
+        def judged(kinds):
+            names = {"consumer": consumer_group, "classic": classic_group}
+            batch_names = [names.get(k) or check.topic("g") for k in kinds]
+            for c, batch in g.by_coordinator(batch_names):
+                g.answered(c, ApiKey.ConsumerGroupDescribe, version, build.consumer_group_describe(version, batch))
+                check.expect_field(["groups", "group_id"], count=len(batch),
+                                   says=f"one entry per group id asked ({len(batch)})")
+                for name, (code, messages) in model.consumer_describe(batch).items():
+                    at = ["groups", {"group_id": name}]
+                    why = ("a consumer group" if name in model.consumers else
+                           "a classic group" if name in model.classic else "never made")
+                    check.expect_field([*at, "error_code"], [code], count=1,
+                                       says=f"{name!r}, {why}: error {code}, whatever the other entries are")
+                    check.expect_field([*at, "error_message"], messages, count=1,
+                                       says=f"{name!r}, {why}: message one of {messages}")
+                    if name not in model.consumers:
+                        check.expect_field([*at, "members", "member_id"], count=0, says=f"{name!r} lists no member")
+                        continue
+                    check.expect_field([*at, "group_state"], [STABLE], count=1,
+                                       says=f"{name!r}: Stable, its member reconciled")
+                    for member_id, (subscribed, assigned) in model.consumers[name].items():
+                        m = [*at, "members", {"member_id": member_id}]
+                        check.expect_field([*at, "members", "member_id"], [member_id], count=1,
+                                           says=f"{name!r} lists its one member, {member_id!r}")
+                        check.expect_field([*m, "subscribed_topic_names", "*"], subscribed, count=len(subscribed),
+                                           says=f"{member_id!r} subscribes to {subscribed}")
+                        tps = [*m, "assignment", "topic_partitions"]
+                        check.expect_field([*tps, "topic_name"], sorted({t for t, _ in assigned}), count=1,
+                                           says=f"{member_id!r} is assigned partitions of {subscribed}")
+                        check.expect_field([*tps, "partitions", "*"], [p for _, p in assigned], count=len(assigned),
+                                           distinct=True, says=f"{member_id!r} is assigned every partition "
+                                                                f"{[p for _, p in assigned]}, each once")
+
+        check.given(gen.described(joins), judged, first=["unknown", *["consumer"] * joins, "classic", "unknown"])
+    finally:
+        for m in members:
+            m.leave()
+        g.forget([consumer_group, classic_group])

@@ -85,6 +85,9 @@ class Role(Enum):
     ``removeMembersFromConsumerGroup``); they keep the role of what they are. JoinGroup,
     SyncGroup and LeaveGroup are ``DATA``: the group properties (catalogue G5) make a member
     over the wire, as a consumer does, to see what a group with members is refused;
+    ConsumerGroupHeartbeat is ``DATA``: catalogue G6 makes a member of a consumer group (the
+    protocol of KIP-848) over the wire, as the consumer does, to see ConsumerGroupDescribe
+    describe it;
     InitProducerId is ``DATA``: DescribeProducers' property (catalogue W1) makes an
     idempotent producer over the wire, as the producer does, to see it listed; so are
     AddPartitionsToTxn and EndTxn: the transactions properties (catalogue X) open, commit
@@ -361,6 +364,8 @@ DECLARATIONS: dict[ApiKey, ApiSpec] = _declare(
             schemas=_kafka_clients("UnregisterBroker")),
     ApiSpec(ApiKey.DescribeTransactions, ADMIN, "transaction_states[transactional_id]", "transactional_ids[]"),
     ApiSpec(ApiKey.ListTransactions, ADMIN),
+    ApiSpec(ApiKey.ConsumerGroupHeartbeat, DATA, mutates="joins or leaves a consumer group (making it if it does "
+            "not exist, KIP-848)", schemas=_kafka_clients("ConsumerGroupHeartbeat")),
     ApiSpec(ApiKey.ConsumerGroupDescribe, ADMIN, "groups[group_id]", "group_ids[]",
             schemas=_kafka_clients("ConsumerGroupDescribe")),
     ApiSpec(ApiKey.ListConfigResources, ADMIN),
@@ -398,7 +403,6 @@ NOT_DECLARED: dict[int, tuple[str, str]] = {
     int(ApiKey.WriteTxnMarkers): ("WriteTxnMarkers", "a transaction coordinator's request to partition leaders "
                                                      "(abortTransaction borrows it to abort a hanging transaction)"),
     int(ApiKey.TxnOffsetCommit): ("TxnOffsetCommit", _TXN),
-    int(ApiKey.ConsumerGroupHeartbeat): ("ConsumerGroupHeartbeat", _MEMBER + " (KIP-848)"),
     int(ApiKey.GetTelemetrySubscriptions): ("GetTelemetrySubscriptions", "a client's metrics push (KIP-714)"),
     int(ApiKey.PushTelemetry): ("PushTelemetry", "a client's metrics push (KIP-714)"),
     int(ApiKey.ShareGroupHeartbeat): ("ShareGroupHeartbeat", _MEMBER + " (KIP-932)"),

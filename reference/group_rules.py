@@ -1,5 +1,5 @@
-"""Kafka's rules for consumer groups and their committed offsets (catalogue G1-G4), as data
-and small functions.
+"""Kafka's rules for consumer groups and their committed offsets (catalogue G1-G4, G6), as
+data and small functions.
 
 Sources (apache/kafka):
 
@@ -20,6 +20,15 @@ Sources (apache/kafka):
 * ``clients/src/main/resources/common/message/DescribeGroupsResponse.json``: "Version 6
   returns error code GROUP_ID_NOT_FOUND if the group ID is not found (KIP-1043)" (KIP-1043
   "Administration of groups"); below v6 an unknown group answers NONE.
+* ``group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupMetadataManager.java``
+  (``consumerGroupDescribe``, ``consumerGroup(groupId, committedOffset)``; KIP-848 "The Next
+  Generation of the Consumer Rebalance Protocol"): each group id of a ConsumerGroupDescribe
+  is answered on its own; a consumer group (one made by ConsumerGroupHeartbeat) is described
+  (``ConsumerGroup.asDescribedGroup``: its state, its members with their subscribed topic
+  names and current assignment); a group the coordinator does not have answers
+  GROUP_ID_NOT_FOUND ("Group G not found."), and so does a classic group ("Group G is not a
+  consumer group."). The message is the exception's from Kafka 4.0; Kafka 3.9 sets none
+  (null). Every version (v0, v1: v1 adds the member's ``MemberType``) answers alike.
 """
 from __future__ import annotations
 
@@ -27,6 +36,9 @@ from protocol import Errors
 
 #: ClassicGroupState's names as DescribeGroups and ListGroups (v4+) spell them
 EMPTY, DEAD = "Empty", "Dead"
+#: ConsumerGroupState's names (``modern/consumer/ConsumerGroup.java``): a group whose every
+#: member has reached the target assignment is ``Stable``; before, ``Assigning`` or ``Reconciling``
+STABLE, ASSIGNING, RECONCILING = "Stable", "Assigning", "Reconciling"
 #: OffsetFetch's answer for a partition the group holds no offset for (``INVALID_OFFSET``)
 NO_OFFSET = -1
 #: DescribeGroups answers an unknown group GROUP_ID_NOT_FOUND from this version (KIP-1043)
@@ -42,6 +54,16 @@ Committed = tuple[int, str]
 def describe_unknown_code(version: int) -> int:
     """The code DescribeGroups answers for a group the coordinator does not have."""
     return int(Errors.GROUP_ID_NOT_FOUND) if version >= DESCRIBE_NOT_FOUND_FROM else int(Errors.NONE)
+
+
+def consumer_describe_answer(group: str, kind: str) -> tuple[int, list]:
+    """ConsumerGroupDescribe's code for ``group`` and the messages it may carry: ``kind``
+    "consumer" (a consumer group: NONE, no message), "classic" or "unknown" (GROUP_ID_NOT_FOUND,
+    null before Kafka 4.0, the exception's message from it)."""
+    if kind == "consumer":
+        return int(Errors.NONE), [None]
+    said = f"Group {group} is not a consumer group." if kind == "classic" else f"Group {group} not found."
+    return int(Errors.GROUP_ID_NOT_FOUND), [None, said]
 
 
 def delete_group_code(known: bool) -> int:
@@ -61,5 +83,5 @@ def fetched(held: dict[tuple[str, int], Committed], asked: list[tuple[str, int]]
     return {tp: held.get(tp, (NO_OFFSET, "")) for tp in asked}
 
 
-__all__ = ["BY_TOPIC_ID_FROM", "DEAD", "DESCRIBE_NOT_FOUND_FROM", "EMPTY", "FETCH_GROUPS_FROM", "NO_OFFSET",
-           "delete_group_code", "describe_unknown_code", "fetched", "offset_delete_code"]
+__all__ = ["ASSIGNING", "BY_TOPIC_ID_FROM", "DEAD", "DESCRIBE_NOT_FOUND_FROM", "EMPTY", "FETCH_GROUPS_FROM",
+           "NO_OFFSET", "RECONCILING", "STABLE", "consumer_describe_answer", "delete_group_code", "describe_unknown_code", "fetched", "offset_delete_code"]

@@ -1,5 +1,6 @@
 """Generators for the group properties (catalogue G): the offsets a check commits for an
-empty group, batches of known and unknown groups, and the partitions an OffsetDelete names.
+empty group, batches of known and unknown groups (of consumer, classic and unknown ones for
+ConsumerGroupDescribe), and the partitions an OffsetDelete names.
 
 Values are lists and plain numbers, so a counterexample stored as JSON replays unchanged;
 group names are not drawn: the check gives each group a fresh run-prefixed name
@@ -28,6 +29,13 @@ def batch():
         lambda kn: st.permutations(["known"] * kn[0] + ["unknown"] * kn[1]))
 
 
+def described(consumer: bool = True):
+    """A ConsumerGroupDescribe batch: the consumer group (unless not ``consumer``), the
+    classic group or not, and 0-2 group ids never made (at least one entry), in a drawn order."""
+    return st.tuples(st.integers(0, 1), st.integers(0, 2)).filter(lambda cu: consumer or sum(cu) >= 1).flatmap(
+        lambda cu: st.permutations(["consumer"] * consumer + ["classic"] * cu[0] + ["unknown"] * cu[1]))
+
+
 def deletions():
     """OffsetDelete: a topic of 2-4 partitions, every one committed, and the nonempty proper
     subset of them to delete (sorted indexes)."""
@@ -36,4 +44,4 @@ def deletions():
         "deleted": st.lists(st.integers(0, n - 1), min_size=1, max_size=n - 1, unique=True).map(sorted)}))
 
 
-__all__ = ["batch", "deletions", "offsets"]
+__all__ = ["batch", "deletions", "described", "offsets"]

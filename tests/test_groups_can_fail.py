@@ -1,4 +1,4 @@
-"""G1-G5 can fail: every consumer group mutant (faults/mutants/groups.py) fails the properties
+"""G1-G6 can fail: every consumer group mutant (faults/mutants/groups.py) fails the properties
 it names, where the same broker behind the transparent proxy passes them.
 
 The suite runs as users run it (``python -m pytest conformance/test_groups.py
@@ -11,7 +11,7 @@ from __future__ import annotations
 from faults.mutants.groups import KAFKA
 from tests.family_matrix import Family
 
-PROPS = ("G1", "G2", "G3", "G4", "G5")
+PROPS = ("G1", "G2", "G3", "G4", "G5", "G6")
 FAMILY = Family("groups", "conformance/test_groups.py", over=KAFKA)
 
 globals().update(FAMILY.tests(PROPS))

@@ -1,8 +1,9 @@
-"""Consumer group faults (catalogue G1-G5): an OffsetFetch that answers each committed offset
+"""Consumer group faults (catalogue G1-G6): an OffsetFetch that answers each committed offset
 one past what was committed (G1), a coordinator that takes any group id for an existing
-empty group when describing and deleting (G2-G4), and one that ignores a group's members when
-deleting (G5). Three mutants, so that their matrix stays within the CI budget (one Kafka run
-each). All run over kafka:4.4.0 (noida serves no group API).
+empty group when describing and deleting (G2-G4; G6: ConsumerGroupDescribe too), and one
+that ignores a group's members when deleting it and describing it (G5, G6). Three mutants,
+so that their matrix stays within the CI budget (one Kafka run each). All run over
+kafka:4.4.0 (noida serves no group API).
 """
 from __future__ import annotations
 
@@ -41,14 +42,15 @@ class UnknownGroupAsEmpty(Mutant):
     """The coordinator takes any group id for an existing empty group (a broker that makes a
     group record on every lookup): DescribeGroups describes a group it does not have as
     Empty with error NONE, DeleteGroups answers NONE for it, and OffsetDelete of it answers
-    NONE with a result per partition."""
+    NONE with a result per partition; ConsumerGroupDescribe describes a group it does not
+    have, or a classic one, as an Empty consumer group with error NONE."""
     name = "unknown-group-as-empty"
-    catches = ("G2", "G3", "G4")
-    apis = (ApiKey.DescribeGroups, ApiKey.DeleteGroups, ApiKey.OffsetDelete)
+    catches = ("G2", "G3", "G4", "G6")
+    apis = (ApiKey.DescribeGroups, ApiKey.DeleteGroups, ApiKey.OffsetDelete, ApiKey.ConsumerGroupDescribe)
     over = KAFKA
 
     def response(self, seen, body):
-        if seen.api_key == ApiKey.DescribeGroups:
+        if seen.api_key in (ApiKey.DescribeGroups, ApiKey.ConsumerGroupDescribe):
             return {**body, "groups": [self._empty(d) for d in body.get("groups") or []]}
         if seen.api_key == ApiKey.DeleteGroups:
             return recode(ApiKey.DeleteGroups, body, Errors.GROUP_ID_NOT_FOUND, Errors.NONE)
@@ -70,16 +72,19 @@ class UnknownGroupAsEmpty(Mutant):
 
 
 @mutant
-class MembersIgnoredWhenDeleting(Mutant):
-    """DeleteGroups and OffsetDelete do not look at a group's members: a group with a member
-    answers NONE to DeleteGroups, and a partition of a topic its members subscribe to NONE to
-    OffsetDelete (a coordinator that judges deletions by the offsets alone)."""
-    name = "members-ignored-when-deleting"
-    catches = ("G5",)
-    apis = (ApiKey.DeleteGroups, ApiKey.OffsetDelete)
+class MembersIgnored(Mutant):
+    """The coordinator does not look at a group's members: a group with a member answers
+    NONE to DeleteGroups, a partition of a topic its members subscribe to NONE to
+    OffsetDelete (deletions judged by the offsets alone), and ConsumerGroupDescribe
+    describes a consumer group with no member (its state and epochs alone)."""
+    name = "members-ignored"
+    catches = ("G5", "G6")
+    apis = (ApiKey.DeleteGroups, ApiKey.OffsetDelete, ApiKey.ConsumerGroupDescribe)
     over = KAFKA
 
     def response(self, seen, body):
+        if seen.api_key == ApiKey.ConsumerGroupDescribe:
+            return {**body, "groups": [{**g, "members": []} for g in body.get("groups") or []]}
         if seen.api_key == ApiKey.DeleteGroups:
             return recode(ApiKey.DeleteGroups, body, Errors.NON_EMPTY_GROUP, Errors.NONE)
         topics = body.get("topics") or []
