@@ -139,6 +139,14 @@ FAMILIES = {
           "election of every partition (E3), a preferred replica that does not lead is elected (NONE) and "
           "then leads (E4, a cluster of two brokers or more)",
           "KIP-455, KIP-460; Kafka's ControllerApis, ReplicationControlManager"),
+    "Y": ("share and streams groups asked of groups they do not describe: ShareGroupDescribe and "
+          "StreamsGroupDescribe answer each unknown group and each group of another type (a classic group made "
+          "by an OffsetCommit) GROUP_ID_NOT_FOUND alone (Y1); the share group offsets APIs of an unknown or "
+          "classic group answer as Kafka 4.4 does: DeleteShareGroupOffsets GROUP_ID_NOT_FOUND, "
+          "AlterShareGroupOffsets GROUP_ID_NOT_FOUND for the classic group and a new, Empty share group for an "
+          "unknown one, DescribeShareGroupOffsets NONE with start offset -1 (Y2); every group run-prefixed and "
+          "deleted after its example",
+          "KIP-932, KIP-1071, KIP-1043; Kafka's GroupMetadataManager, GroupCoordinatorService"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
           "validate_only (K1), KIP-694's partition deletion (K2)", "KIP-201, KIP-694, KIP-584"),
 }
@@ -169,6 +177,8 @@ G6 also ConsumerGroupHeartbeat, its consumer joining and leaving as KIP-848's co
 `group.coordinator.rebalance.protocols` includes `consumer`).
 O1-O3 need no preset either, only Produce and ListOffsets (O3 also DeleteRecords); O2 is asked
 at ListOffsets v7 and later only, the versions that can carry MAX_TIMESTAMP (KIP-734).
+Y1 and Y2 need no preset either, only a broker serving the share and streams group APIs (Kafka
+4.x; elsewhere their rows are `unsupported`, naming the API) and OffsetCommit for the classic group.
 
 U1-U3 need no preset: in KRaft (metadata.version 3.5 and later) both SCRAM APIs work without a
 SCRAM listener. Every example names its own run-prefixed users and deletes what it upserted,

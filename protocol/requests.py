@@ -732,3 +732,40 @@ def expire_delegation_token(v: int, hmac: bytes, expiry_time_period_ms: int = -1
     """Expire the token whose HMAC is ``hmac`` in ``expiry_time_period_ms`` (< 0: now)
     (ExpireDelegationTokenRequest.json)."""
     return {"hmac": bytes(hmac), "expiry_time_period_ms": int(expiry_time_period_ms)}
+
+
+# -- share and streams groups (KIP-932, KIP-1071) -----------------------------------------
+
+
+def share_group_describe(v: int, names: Sequence[str]) -> dict:
+    """The groups ``names``, authorized operations not asked for (ShareGroupDescribeRequest.json)."""
+    return {"group_ids": list(names), "include_authorized_operations": False}
+
+
+def streams_group_describe(v: int, names: Sequence[str]) -> dict:
+    """The groups ``names``, no authorized operations nor (v1+) topology description
+    (StreamsGroupDescribeRequest.json)."""
+    body = {"group_ids": list(names), "include_authorized_operations": False}
+    if v >= 1:
+        body["include_topology_description"] = False
+    return body
+
+
+def describe_share_group_offsets(v: int, group: str, topics: Iterable[tuple[str, Iterable[int]]] | None) -> dict:
+    """One group's start offsets of ``topics`` ((name, partitions)), or all with None
+    (DescribeShareGroupOffsetsRequest.json)."""
+    asked = None if topics is None else [{"topic_name": t, "partitions": list(ps)} for t, ps in topics]
+    return {"groups": [{"group_id": group, "topics": asked}]}
+
+
+def alter_share_group_offsets(v: int, group: str, offsets: Iterable[tuple[str, Iterable[tuple[int, int]]]]) -> dict:
+    """Set ``group``'s start offsets: (topic, [(partition, start offset)])
+    (AlterShareGroupOffsetsRequest.json)."""
+    return {"group_id": group, "topics": [
+        {"topic_name": t, "partitions": [{"partition_index": p, "start_offset": o} for p, o in ps]}
+        for t, ps in offsets]}
+
+
+def delete_share_group_offsets(v: int, group: str, topics: Sequence[str]) -> dict:
+    """Delete ``group``'s offsets of ``topics`` (DeleteShareGroupOffsetsRequest.json)."""
+    return {"group_id": group, "topics": [{"topic_name": t} for t in topics]}

@@ -36,6 +36,11 @@ def described(consumer: bool = True):
         lambda cu: st.permutations(["consumer"] * consumer + ["classic"] * cu[0] + ["unknown"] * cu[1]))
 
 
+def kind():
+    """One group: "known" (a classic group the check made empty) or "unknown"."""
+    return st.sampled_from(["unknown", "known"])
+
+
 def deletions():
     """OffsetDelete: a topic of 2-4 partitions, every one committed, and the nonempty proper
     subset of them to delete (sorted indexes)."""
@@ -44,4 +49,4 @@ def deletions():
         "deleted": st.lists(st.integers(0, n - 1), min_size=1, max_size=n - 1, unique=True).map(sorted)}))
 
 
-__all__ = ["batch", "deletions", "described", "offsets"]
+__all__ = ["batch", "deletions", "described", "kind", "offsets"]

@@ -1,0 +1,164 @@
+"""Y1-Y2: the admin APIs of share groups (KIP-932 "Queues for Kafka") and streams groups
+(KIP-1071 "Streams Rebalance Protocol") asked of groups they do not describe: groups never
+made and a classic group (made empty by an OffsetCommit with no member, as G1 makes one,
+``conformance/test_groups.py``), against Kafka's group coordinator.
+
+The letter Y: G (groups) is taken; share and streams groups are the newer group types.
+
+* Y1: ShareGroupDescribe and StreamsGroupDescribe of a batch of groups, some never made and
+  some classic, answer one entry per group, each alone: GROUP_ID_NOT_FOUND with no member
+  for an unknown group and for a group of another type alike (KIP-1043 "Administration of
+  groups": a group of another type is not found by a type's describe).
+  ``GroupMetadataManager.shareGroupDescribe`` / ``streamsGroupDescribe`` answer
+  GROUP_ID_NOT_FOUND where ``shareGroup`` / ``streamsGroup`` throws
+  ``GroupIdNotFoundException`` ("Group %s not found." / "Group %s is not a share group.").
+* Y2: the share group offsets APIs of a group never made and of a classic group, as
+  kafka:4.4.0 answers them (measured: the newer GroupCoordinatorService decides, and the
+  answers differ per API): DeleteShareGroupOffsets answers GROUP_ID_NOT_FOUND for both, with
+  no topic; AlterShareGroupOffsets answers the classic group GROUP_ID_NOT_FOUND and alters
+  nothing, and makes an unknown group a share group (NONE for each partition; ShareGroupDescribe
+  then describes it Empty, with no member); DescribeShareGroupOffsets answers either group
+  NONE, each partition asked NONE with start offset -1 (no share-partition state: the
+  coordinator does not check the group's type there).
+
+Every group is run-prefixed (``check.topic``) and deleted (DeleteGroups) when its example ends.
+"""
+from __future__ import annotations
+
+import pytest
+
+from fixtures.waiting import VISIBLE_S
+from protocol import ApiKey, Errors
+from protocol import requests as build
+from strategies import groups as gen
+
+from .parametrize import every_version
+from .test_groups import TRANSIENT, Groups, _made
+
+K = "apache/kafka "
+COORD = K + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/"
+MSG = K + "clients/src/main/resources/common/message/"
+KIPS = ("KIP-932 \"Queues for Kafka\"; KIP-1071 \"Streams Rebalance Protocol\"; KIP-1043 \"Administration of "
+        "groups\"")
+Y1_SOURCE = (KIPS + "; " + COORD + "GroupMetadataManager.java (shareGroupDescribe, streamsGroupDescribe, "
+             "shareGroup, streamsGroup: GroupIdNotFoundException); " + MSG + "ShareGroupDescribeResponse.json, "
+             + MSG + "StreamsGroupDescribeResponse.json (GROUP_ID_NOT_FOUND)")
+Y2_SOURCE = (KIPS + "; " + COORD + "GroupCoordinatorService.java (describeShareGroupOffsets, "
+             "alterShareGroupOffsets, deleteShareGroupOffsets); " + COORD + "GroupMetadataManager.java "
+             "(shareGroup); " + MSG + "DescribeShareGroupOffsetsResponse.json, " + MSG
+             + "AlterShareGroupOffsetsResponse.json, " + MSG + "DeleteShareGroupOffsetsResponse.json; measured on "
+             "kafka:4.4.0")
+
+#: what DescribeShareGroupOffsets answers for a partition without share-partition state
+NO_START_OFFSET = -1
+#: the state of a share group with no member (ShareGroup.ShareGroupState)
+EMPTY = "Empty"
+DESCRIBES = (ApiKey.ShareGroupDescribe, ApiKey.StreamsGroupDescribe)
+OFFSETS = (ApiKey.DescribeShareGroupOffsets, ApiKey.AlterShareGroupOffsets, ApiKey.DeleteShareGroupOffsets)
+
+
+def _describe(api_key: int, v: int, names: list[str]) -> dict:
+    if api_key == ApiKey.ShareGroupDescribe:
+        return build.share_group_describe(v, names)
+    return build.streams_group_describe(v, names)
+
+
+def _asked(check, g: Groups, client, api_key: int, v: int, body: dict, path: list) -> None:
+    """Send; while the coordinator is loading or moving (``TRANSIENT`` at ``path``), again."""
+    client.answered(api_key, v, body)
+    check.expect_field(path, refused=sorted(TRANSIENT), setup=True, retry_s=VISIBLE_S,
+                       says=f"setup: the coordinator is ready for {ApiKey(api_key).name} v{v}")
+
+
+@pytest.mark.prop("Y1", source=Y1_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version(DESCRIBES))
+def test_y1_share_and_streams_describe_answer_unknown_and_other_type_groups_not_found_alone(check, api_key,
+                                                                                           version):
+    """ShareGroupDescribe / StreamsGroupDescribe at this version of a drawn batch of groups,
+    some made classic and empty by an OffsetCommit (no member) and some never made, in a
+    drawn order: one entry per group, each GROUP_ID_NOT_FOUND with no member, the unknown ones
+    and the classic ones alike (``GroupMetadataManager.shareGroupDescribe`` /
+    ``streamsGroupDescribe``)."""
+    check.require(api_key, version)
+    g = Groups(check)
+    topic = check.topic("yd")
+    g.admin.create_topic(topic)
+    name = f"{ApiKey(api_key).name} v{version}"
+
+    def judged(kinds):
+        names, model = _made(check, g, list(kinds), topic)
+        try:
+            for client, batch in g.by_coordinator(names):
+                _asked(check, g, client, api_key, version, _describe(api_key, version, batch), ["groups", "error_code"])
+                check.expect_field(["groups", "group_id"], count=len(batch),
+                                   says=f"{name}: one entry per group asked ({len(batch)})")
+                for group in batch:
+                    why = "a classic group (OffsetCommit, no member)" if group in model.held else "never made"
+                    at = ["groups", {"group_id": group}]
+                    check.expect_field([*at, "error_code"], [Errors.GROUP_ID_NOT_FOUND], count=1,
+                                       says=f"{name} of {group!r}, {why}: GROUP_ID_NOT_FOUND, whatever the others are")
+                    check.expect_field([*at, "members", "member_id"], count=0, says=f"{name}: {group!r} lists no member")
+        finally:
+            g.forget([n for n in names if n in model.held])
+
+    check.given(gen.batch(), judged, first=["unknown", "known", "unknown"])
+
+
+@pytest.mark.prop("Y2", source=Y2_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version(OFFSETS))
+def test_y2_share_group_offsets_of_an_unknown_or_classic_group_answer_as_kafka_does(check, api_key, version):
+    """The share group offsets API at this version, of a group never made or of a classic
+    group made empty by an OffsetCommit (drawn), for partition 0 of a fresh topic:
+    DeleteShareGroupOffsets answers GROUP_ID_NOT_FOUND and no topic for either;
+    AlterShareGroupOffsets (start offset 0) answers the classic group GROUP_ID_NOT_FOUND and no
+    topic, and an unknown group NONE for the partition, after which ShareGroupDescribe
+    describes that group Empty with no member; DescribeShareGroupOffsets answers the group
+    NONE and the partition NONE with start offset -1 (no share-partition state)."""
+    check.require(api_key, version)
+    g = Groups(check)
+    topic = check.topic("yo")
+    g.admin.create_topic(topic)
+    name = f"{ApiKey(api_key).name} v{version}"
+
+    def judged(kind):
+        names, model = _made(check, g, [kind], topic)
+        group = names[0]
+        why = "a classic group (OffsetCommit, no member)" if kind == "known" else "never made"
+        try:
+            client = g.client(group)
+            if api_key == ApiKey.DescribeShareGroupOffsets:
+                _asked(check, g, client, api_key, version,
+                       build.describe_share_group_offsets(version, group, [(topic, [0])]), ["groups", "error_code"])
+                at = ["groups", {"group_id": group}]
+                check.expect_field([*at, "error_code"], [Errors.NONE], count=1, says=f"{name} of {group!r}, {why}: NONE")
+                part = [*at, "topics", {"topic_name": topic}, "partitions", {"partition_index": 0}]
+                check.expect_field([*part, "error_code"], [Errors.NONE], count=1, says=f"{name}: {topic}-0 NONE")
+                check.expect_field([*part, "start_offset"], [NO_START_OFFSET], count=1,
+                                   says=f"{name}: {topic}-0 of {group!r}, {why}, has no share-partition state: "
+                                        f"start offset {NO_START_OFFSET}")
+                return
+            if api_key == ApiKey.DeleteShareGroupOffsets:
+                body = build.delete_share_group_offsets(version, group, [topic])
+            else:
+                body = build.alter_share_group_offsets(version, group, [(topic, [(0, 0)])])
+            _asked(check, g, client, api_key, version, body, ["error_code"])
+            if api_key == ApiKey.AlterShareGroupOffsets and kind == "unknown":
+                check.expect_field(["error_code"], [Errors.NONE], says=f"{name} of {group!r}, {why}: NONE")
+                check.expect_field(["responses", {"topic_name": topic}, "partitions", "error_code"], [Errors.NONE],
+                                   count=1, says=f"{name}: {topic}-0 NONE")
+                dv = g.admin.version(ApiKey.ShareGroupDescribe)
+                _asked(check, g, client, ApiKey.ShareGroupDescribe, dv, build.share_group_describe(dv, [group]),
+                       ["groups", "error_code"])
+                at = ["groups", {"group_id": group}]
+                check.expect_field([*at, "error_code"], [Errors.NONE], count=1,
+                                   says=f"ShareGroupDescribe v{dv}: {group!r}, made by {name}, is a share group: NONE")
+                check.expect_field([*at, "group_state"], [EMPTY], count=1, says=f"ShareGroupDescribe: {group!r} Empty")
+                check.expect_field([*at, "members", "member_id"], count=0, says=f"ShareGroupDescribe: no member")
+                return
+            check.expect_field(["error_code"], [Errors.GROUP_ID_NOT_FOUND],
+                               says=f"{name} of {group!r}, {why}: GROUP_ID_NOT_FOUND")
+            check.expect_field(["responses", "topic_name"], count=0, says=f"{name} of {group!r}: no topic answered")
+        finally:
+            g.forget(names)
+
+    check.given(gen.kind(), judged, first="unknown")
