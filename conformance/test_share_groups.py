@@ -21,6 +21,14 @@ The letter Y: G (groups) is taken; share and streams groups are the newer group 
   NONE, each partition asked NONE with start offset -1 (no share-partition state: the
   coordinator does not check the group's type there).
 
+* Y3: the start offsets AlterShareGroupOffsets sets for an empty share group (made by that
+  Alter, as Y2 shows) are what DescribeShareGroupOffsets gives back, partition by partition
+  (each within the partition's log, 0 to its end offset); DeleteShareGroupOffsets of the topic
+  answers NONE for it and DescribeShareGroupOffsets then gives start offset -1 again
+  (``GroupCoordinatorService.alterShareGroupOffsets``, ``describeShareGroupOffsets``,
+  ``deleteShareGroupOffsets``, the share coordinator's ``ShareCoordinatorShard``; measured on
+  kafka:4.4.0).
+
 Every group is run-prefixed (``check.topic``) and deleted (DeleteGroups) when its example ends.
 """
 from __future__ import annotations
@@ -48,6 +56,9 @@ Y2_SOURCE = (KIPS + "; " + COORD + "GroupCoordinatorService.java (describeShareG
              "(shareGroup); " + MSG + "DescribeShareGroupOffsetsResponse.json, " + MSG
              + "AlterShareGroupOffsetsResponse.json, " + MSG + "DeleteShareGroupOffsetsResponse.json; measured on "
              "kafka:4.4.0")
+Y3_SOURCE = (KIPS + "; " + COORD + "GroupCoordinatorService.java (alterShareGroupOffsets, describeShareGroupOffsets, "
+             "deleteShareGroupOffsets); " + K + "share-coordinator/src/main/java/org/apache/kafka/coordinator/share/"
+             "ShareCoordinatorShard.java; measured on kafka:4.4.0")
 
 #: what DescribeShareGroupOffsets answers for a partition without share-partition state
 NO_START_OFFSET = -1
@@ -162,3 +173,58 @@ def test_y2_share_group_offsets_of_an_unknown_or_classic_group_answer_as_kafka_d
             g.forget(names)
 
     check.given(gen.kind(), judged, first="unknown")
+
+
+@pytest.mark.prop("Y3", source=Y3_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version(OFFSETS))
+def test_y3_share_group_start_offsets_altered_are_described_back_and_deleted(check, api_key, version):
+    """For a fresh topic of 1-2 partitions (none above 1: a known deviation's shape), each with drawn records produced, and a fresh
+    group: AlterShareGroupOffsets of a drawn start offset per partition (0 to the partition's
+    end offset) answers NONE per partition; DescribeShareGroupOffsets of the topic gives each
+    partition back exactly its start offset; DeleteShareGroupOffsets of the topic answers NONE
+    (top level and topic); DescribeShareGroupOffsets then gives each partition start offset -1.
+    The API of this cell at this version, the other two at the newest the broker advertises."""
+    check.require(api_key, version)
+    for other in OFFSETS:
+        check.require(other)
+    g = Groups(check)
+    v = {k: version if k == api_key else g.admin.version(k) for k in OFFSETS}
+    dv, av, xv = v[ApiKey.DescribeShareGroupOffsets], v[ApiKey.AlterShareGroupOffsets], v[ApiKey.DeleteShareGroupOffsets]
+
+    def described(client, group, topic, starts, says):
+        _asked(check, g, client, ApiKey.DescribeShareGroupOffsets, dv,
+               build.describe_share_group_offsets(dv, group, [(topic, list(range(len(starts))))]),
+               ["groups", "error_code"])
+        at = ["groups", {"group_id": group}]
+        check.expect_field([*at, "error_code"], [Errors.NONE], count=1, says=f"{says}: {group!r} NONE")
+        for p, o in enumerate(starts):
+            part = [*at, "topics", {"topic_name": topic}, "partitions", {"partition_index": p}]
+            check.expect_field([*part, "error_code"], [Errors.NONE], count=1, says=f"{says}: {topic}-{p} NONE")
+            check.expect_field([*part, "start_offset"], [o], count=1, says=f"{says}: {topic}-{p} start offset {o}")
+
+    def judged(parts):
+        topic, group = check.topic("ys"), check.topic("ys-g")
+        g.admin.create_topic(topic, len(parts))
+        for p, (records, _) in enumerate(parts):
+            if records:
+                g.admin.produce(topic, p, records)
+        starts = [min(at, records) for records, at in parts]
+        try:
+            client = g.client(group)
+            _asked(check, g, client, ApiKey.AlterShareGroupOffsets, av, build.alter_share_group_offsets(
+                av, group, [(topic, list(enumerate(starts)))]), ["error_code"])
+            check.expect_field(["error_code"], [Errors.NONE], says=f"AlterShareGroupOffsets v{av} of {group!r}: NONE")
+            check.expect_field(["responses", {"topic_name": topic}, "partitions", "error_code"], [Errors.NONE],
+                               count=len(starts), says=f"AlterShareGroupOffsets v{av}: each partition NONE")
+            described(client, group, topic, starts, f"DescribeShareGroupOffsets v{dv} after the Alter of {starts}")
+            _asked(check, g, client, ApiKey.DeleteShareGroupOffsets, xv,
+                   build.delete_share_group_offsets(xv, group, [topic]), ["error_code"])
+            check.expect_field(["error_code"], [Errors.NONE], says=f"DeleteShareGroupOffsets v{xv} of {group!r}: NONE")
+            check.expect_field(["responses", {"topic_name": topic}, "error_code"], [Errors.NONE], count=1,
+                               says=f"DeleteShareGroupOffsets v{xv}: {topic} NONE")
+            described(client, group, topic, [NO_START_OFFSET] * len(starts),
+                      f"DescribeShareGroupOffsets v{dv} after the Delete")
+        finally:
+            g.forget([group])
+
+    check.given(gen.share_starts(), judged, first=[(3, 1), (0, 0)])

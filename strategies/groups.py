@@ -41,6 +41,13 @@ def kind():
     return st.sampled_from(["unknown", "known"])
 
 
+def share_starts():
+    """Y3: 1-2 partitions (a DescribeShareGroupOffsets naming a partition above 1 is a known
+    deviation's shape, ``reference/known_deviations.py``), each (records produced 0-5, a start
+    offset drawn 0-5, kept within the records)."""
+    return st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=2)
+
+
 def deletions():
     """OffsetDelete: a topic of 2-4 partitions, every one committed, and the nonempty proper
     subset of them to delete (sorted indexes)."""
@@ -49,4 +56,4 @@ def deletions():
         "deleted": st.lists(st.integers(0, n - 1), min_size=1, max_size=n - 1, unique=True).map(sorted)}))
 
 
-__all__ = ["batch", "deletions", "described", "kind", "offsets"]
+__all__ = ["batch", "deletions", "described", "kind", "offsets", "share_starts"]

@@ -7,10 +7,10 @@ offsets, and answering start offset 0 where no share-partition state is held). M
 """
 from __future__ import annotations
 
-from protocol.apis import ApiKey
+from protocol.apis import ZERO_UUID, ApiKey
 from protocol.errors import Errors
 
-from .mutant import Mutant, mutant
+from .mutant import Mutant, Reply, mutant
 
 OVER = "kafka:4.4.0"
 
@@ -53,3 +53,18 @@ class AnyGroupIsAShareGroup(Mutant):
         if body.get("error_code") == Errors.GROUP_ID_NOT_FOUND:
             return {**body, "error_code": Errors.NONE, "error_message": None}
         return body
+
+
+@mutant
+class DeleteKeepsTheOffsets(Mutant):
+    """DeleteShareGroupOffsets answers NONE for the group and each topic named without
+    forwarding the request: the start offsets stay."""
+    name = "share-offsets-delete-keeps-them"
+    catches = ("Y3",)
+    apis = (ApiKey.DeleteShareGroupOffsets,)
+    over = OVER
+
+    def request(self, seen):
+        return Reply({"throttle_time_ms": 0, "error_code": Errors.NONE, "error_message": None, "responses": [
+            {"topic_name": t["topic_name"], "topic_id": ZERO_UUID, "error_code": Errors.NONE, "error_message": None}
+            for t in seen.request.get("topics") or []]})
