@@ -146,7 +146,9 @@ FAMILIES = {
           "AlterShareGroupOffsets GROUP_ID_NOT_FOUND for the classic group and a new, Empty share group for an "
           "unknown one, DescribeShareGroupOffsets NONE with start offset -1 (Y2); the start offsets "
           "AlterShareGroupOffsets sets for an empty share group are described back exactly, and "
-          "DeleteShareGroupOffsets removes them (start offset -1 again) (Y3); every group run-prefixed and "
+          "DeleteShareGroupOffsets removes them (start offset -1 again) (Y3); a share group joined over the "
+          "wire (ShareGroupHeartbeat) is described with exactly its member, epoch and subscribed topic (Y4); "
+          "every group run-prefixed and "
           "deleted after its example",
           "KIP-932, KIP-1071, KIP-1043; Kafka's GroupMetadataManager, GroupCoordinatorService"),
     "K": ("never-released KIPs, asked only of a broker that declares them: KIP-201's delete-side "
@@ -179,9 +181,10 @@ G6 also ConsumerGroupHeartbeat, its consumer joining and leaving as KIP-848's co
 `group.coordinator.rebalance.protocols` includes `consumer`).
 O1-O3 need no preset either, only Produce and ListOffsets (O3 also DeleteRecords); O2 is asked
 at ListOffsets v7 and later only, the versions that can carry MAX_TIMESTAMP (KIP-734).
-Y1-Y3 need no preset either, only a broker serving the share and streams group APIs (Kafka
+Y1-Y4 need no preset either, only a broker serving the share and streams group APIs (Kafka
 4.x; elsewhere their rows are `unsupported`, naming the API) and OffsetCommit for the classic group
-(Y3 also Produce).
+(Y3 also Produce, Y4
+ShareGroupHeartbeat).
 
 U1-U3 need no preset: in KRaft (metadata.version 3.5 and later) both SCRAM APIs work without a
 SCRAM listener. Every example names its own run-prefixed users and deletes what it upserted,

@@ -28,10 +28,17 @@ The letter Y: G (groups) is taken; share and streams groups are the newer group 
   (``GroupCoordinatorService.alterShareGroupOffsets``, ``describeShareGroupOffsets``,
   ``deleteShareGroupOffsets``, the share coordinator's ``ShareCoordinatorShard``; measured on
   kafka:4.4.0).
+* Y4: a share group made over the wire (ShareGroupHeartbeat, member epoch 0, a subscription
+  to a fresh topic, as a share consumer joins) is described by ShareGroupDescribe with exactly
+  that member (its member id, epoch the heartbeat answered) and subscribed topic; the member
+  leaves (epoch -1) when the example ends (``GroupMetadataManager.shareGroupHeartbeat``,
+  ``shareGroupDescribe``, ``ShareGroup.asDescribedGroup``).
 
 Every group is run-prefixed (``check.topic``) and deleted (DeleteGroups) when its example ends.
 """
 from __future__ import annotations
+
+import uuid
 
 import pytest
 
@@ -59,6 +66,9 @@ Y2_SOURCE = (KIPS + "; " + COORD + "GroupCoordinatorService.java (describeShareG
 Y3_SOURCE = (KIPS + "; " + COORD + "GroupCoordinatorService.java (alterShareGroupOffsets, describeShareGroupOffsets, "
              "deleteShareGroupOffsets); " + K + "share-coordinator/src/main/java/org/apache/kafka/coordinator/share/"
              "ShareCoordinatorShard.java; measured on kafka:4.4.0")
+Y4_SOURCE = (KIPS + "; " + COORD + "GroupMetadataManager.java (shareGroupHeartbeat, shareGroupDescribe); "
+             + COORD + "modern/share/ShareGroup.java (asDescribedGroup); " + MSG + "ShareGroupHeartbeatRequest.json, "
+             + MSG + "ShareGroupDescribeResponse.json")
 
 #: what DescribeShareGroupOffsets answers for a partition without share-partition state
 NO_START_OFFSET = -1
@@ -74,11 +84,20 @@ def _describe(api_key: int, v: int, names: list[str]) -> dict:
     return build.streams_group_describe(v, names)
 
 
+#: where an AlterShareGroupOffsets answer carries its partitions' codes
+ALTERED = ["responses", "partitions", "error_code"]
+
+
 def _asked(check, g: Groups, client, api_key: int, v: int, body: dict, path: list) -> None:
-    """Send; while the coordinator is loading or moving (``TRANSIENT`` at ``path``), again."""
+    """Send; while the coordinator is loading or moving (``TRANSIENT`` at ``path``), again;
+    an AlterShareGroupOffsets also while a partition answers UNKNOWN_TOPIC_OR_PARTITION (the
+    coordinator does not know the topic just made yet: measured on kafka:4.4.0)."""
     client.answered(api_key, v, body)
     check.expect_field(path, refused=sorted(TRANSIENT), setup=True, retry_s=VISIBLE_S,
                        says=f"setup: the coordinator is ready for {ApiKey(api_key).name} v{v}")
+    if api_key == ApiKey.AlterShareGroupOffsets:
+        check.expect_field(ALTERED, refused=[Errors.UNKNOWN_TOPIC_OR_PARTITION], setup=True, retry_s=VISIBLE_S,
+                           says=f"setup: the coordinator knows the topic of AlterShareGroupOffsets v{v}")
 
 
 @pytest.mark.prop("Y1", source=Y1_SOURCE)
@@ -228,3 +247,49 @@ def test_y3_share_group_start_offsets_altered_are_described_back_and_deleted(che
             g.forget([group])
 
     check.given(gen.share_starts(), judged, first=[(3, 1), (0, 0)])
+
+
+@pytest.mark.prop("Y4", source=Y4_SOURCE)
+@pytest.mark.parametrize("api_key,version", every_version((ApiKey.ShareGroupDescribe,)))
+def test_y4_a_share_group_joined_over_the_wire_is_described_with_its_member(check, api_key, version):
+    """ShareGroupHeartbeat (member epoch 0, a fresh member id, subscribed to a fresh topic of
+    1-2 partitions) of a fresh group answers NONE with a member epoch above 0; then
+    ShareGroupDescribe at this version describes the group NONE with exactly one member: that
+    member id, that member epoch, the topic as its only subscribed topic. The member leaves
+    (epoch -1) at the end."""
+    check.require(api_key, version)
+    check.require(ApiKey.ShareGroupHeartbeat)
+    g = Groups(check)
+    hv = g.admin.version(ApiKey.ShareGroupHeartbeat)
+
+    def judged(partitions):
+        topic, group = check.topic("ym"), check.topic("ym-g")
+        member = str(uuid.uuid4())
+        g.admin.create_topic(topic, partitions)
+        client = g.client(group)
+        joined = False
+        try:
+            _asked(check, g, client, ApiKey.ShareGroupHeartbeat, hv,
+                   build.share_group_heartbeat(hv, group, member, 0, [topic]), ["error_code"])
+            check.expect_field(["error_code"], [Errors.NONE], setup=True,
+                               says=f"setup: ShareGroupHeartbeat v{hv} of {member} joining {group!r}: NONE")
+            joined = True
+            answer = check.answers[check.last_step].response or {}
+            epoch = answer.get("member_epoch")
+            check.expect_field(["member_epoch"], at_least=1, setup=True, says="setup: the member's epoch is above 0")
+            _asked(check, g, client, api_key, version, build.share_group_describe(version, [group]),
+                   ["groups", "error_code"])
+            name, at = f"ShareGroupDescribe v{version}", ["groups", {"group_id": group}]
+            check.expect_field([*at, "error_code"], [Errors.NONE], count=1, says=f"{name} of {group!r}: NONE")
+            check.expect_field([*at, "members", "member_id"], [member], count=1,
+                               says=f"{name}: exactly the member that joined ({member})")
+            check.expect_field([*at, "members", "member_epoch"], [epoch], count=1,
+                               says=f"{name}: the member's epoch, {epoch}, as the heartbeat answered")
+            check.expect_field([*at, "members", "subscribed_topic_names"], [[topic]], count=1,
+                               says=f"{name}: the member subscribes to {topic} only")
+        finally:
+            if joined:
+                client.send(ApiKey.ShareGroupHeartbeat, hv, build.share_group_heartbeat(hv, group, member, -1, None))
+            g.forget([group])
+
+    check.given(gen.share_partitions(), judged, first=1)

@@ -92,7 +92,8 @@ class Role(Enum):
     idempotent producer over the wire, as the producer does, to see it listed; so are
     AddPartitionsToTxn and EndTxn: the transactions properties (catalogue X) open, commit
     and abort a transaction over the wire, as a transactional producer does, to see it
-    listed and described.
+    listed and described; ShareGroupHeartbeat is ``DATA``: a share group property (catalogue Y4)
+    makes a member over the wire, as a share consumer does, to see it described.
     :data:`NOT_DECLARED` gives, for every other API Kafka serves, the reason it is not here.
     """
     ADMIN = "admin"   #: catalogue P1's admin APIs: the properties are parametrised over them
@@ -370,6 +371,8 @@ DECLARATIONS: dict[ApiKey, ApiSpec] = _declare(
             schemas=_kafka_clients("ConsumerGroupDescribe")),
     ApiSpec(ApiKey.ListConfigResources, ADMIN),
     ApiSpec(ApiKey.DescribeTopicPartitions, ADMIN, "topics[name]", "topics[name]"),
+    ApiSpec(ApiKey.ShareGroupHeartbeat, DATA, mutates="joins or leaves a share group as a member (catalogue Y4)",
+            schemas=_kafka_clients("ShareGroupHeartbeat")),
     ApiSpec(ApiKey.ShareGroupDescribe, ADMIN, "groups[group_id]", "group_ids[]",
             schemas=_kafka_clients("ShareGroupDescribe")),
     ApiSpec(ApiKey.AddRaftVoter, ADMIN, mutates="adds controller voters", names={"voter_id": E.NODE},
@@ -405,7 +408,6 @@ NOT_DECLARED: dict[int, tuple[str, str]] = {
     int(ApiKey.TxnOffsetCommit): ("TxnOffsetCommit", _TXN),
     int(ApiKey.GetTelemetrySubscriptions): ("GetTelemetrySubscriptions", "a client's metrics push (KIP-714)"),
     int(ApiKey.PushTelemetry): ("PushTelemetry", "a client's metrics push (KIP-714)"),
-    int(ApiKey.ShareGroupHeartbeat): ("ShareGroupHeartbeat", _MEMBER + " (KIP-932)"),
     int(ApiKey.ShareFetch): ("ShareFetch", "a share consumer reading records (KIP-932)"),
     int(ApiKey.ShareAcknowledge): ("ShareAcknowledge", "a share consumer acknowledging records (KIP-932)"),
     int(ApiKey.InitializeShareGroupState): ("InitializeShareGroupState", _STATE),

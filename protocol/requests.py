@@ -769,3 +769,10 @@ def alter_share_group_offsets(v: int, group: str, offsets: Iterable[tuple[str, I
 def delete_share_group_offsets(v: int, group: str, topics: Sequence[str]) -> dict:
     """Delete ``group``'s offsets of ``topics`` (DeleteShareGroupOffsetsRequest.json)."""
     return {"group_id": group, "topics": [{"topic_name": t} for t in topics]}
+
+
+def share_group_heartbeat(v: int, group: str, member: str, epoch: int, topics: Sequence[str] | None) -> dict:
+    """A share consumer's heartbeat: epoch 0 joins with ``topics``, -1 leaves (topics None)
+    (ShareGroupHeartbeatRequest.json)."""
+    return {"group_id": group, "member_id": member, "member_epoch": epoch, "rack_id": None,
+            "subscribed_topic_names": None if topics is None else list(topics)}

@@ -48,6 +48,11 @@ def share_starts():
     return st.lists(st.tuples(st.integers(0, 5), st.integers(0, 5)), min_size=1, max_size=2)
 
 
+def share_partitions():
+    """Y4: the partitions of the topic a share group's member subscribes to (1-2)."""
+    return st.integers(1, 2)
+
+
 def deletions():
     """OffsetDelete: a topic of 2-4 partitions, every one committed, and the nonempty proper
     subset of them to delete (sorted indexes)."""
@@ -56,4 +61,4 @@ def deletions():
         "deleted": st.lists(st.integers(0, n - 1), min_size=1, max_size=n - 1, unique=True).map(sorted)}))
 
 
-__all__ = ["batch", "deletions", "described", "kind", "offsets", "share_starts"]
+__all__ = ["batch", "deletions", "described", "kind", "offsets", "share_partitions", "share_starts"]

@@ -1,4 +1,4 @@
-"""Y1-Y3 can fail: every share and streams group mutant (faults/mutants/share_groups.py)
+"""Y1-Y4 can fail: every share and streams group mutant (faults/mutants/share_groups.py)
 fails the property it names, where the same broker behind the transparent proxy passes it.
 
 The suite runs as users run it (``python -m pytest conformance/test_share_groups.py
@@ -15,7 +15,7 @@ from tests.family_matrix import (Family, assert_a_mutant_for_every_property, ass
                                  assert_the_mutant_fails_every_version, rows_by_spec)
 from tests.replaying import assert_quickest_finding_replays
 
-PROPS = ("Y1", "Y2", "Y3")
+PROPS = ("Y1", "Y2", "Y3", "Y4")
 FAMILY = Family("share_groups", "conformance/test_share_groups.py", over=OVER)
 MUTANTS, BASELINE, spec_of = FAMILY.mutants, FAMILY.baseline, FAMILY.spec_of
 

@@ -68,3 +68,16 @@ class DeleteKeepsTheOffsets(Mutant):
         return Reply({"throttle_time_ms": 0, "error_code": Errors.NONE, "error_message": None, "responses": [
             {"topic_name": t["topic_name"], "topic_id": ZERO_UUID, "error_code": Errors.NONE, "error_message": None}
             for t in seen.request.get("topics") or []]})
+
+
+@mutant
+class MemberSubscribesToNothing(Mutant):
+    """ShareGroupDescribe lists every member with no subscribed topic."""
+    name = "share-describe-member-subscribes-to-nothing"
+    catches = ("Y4",)
+    apis = (ApiKey.ShareGroupDescribe,)
+    over = OVER
+
+    def response(self, seen, body):
+        return {**body, "groups": [{**g, "members": [{**m, "subscribed_topic_names": []} for m in g.get("members") or []]}
+                                   for g in body.get("groups") or []]}
