@@ -127,7 +127,8 @@ def test_y1_share_and_streams_describe_answer_unknown_and_other_type_groups_not_
                     at = ["groups", {"group_id": group}]
                     check.expect_field([*at, "error_code"], [Errors.GROUP_ID_NOT_FOUND], count=1,
                                        says=f"{name} of {group!r}, {why}: GROUP_ID_NOT_FOUND, whatever the others are")
-                    check.expect_field([*at, "members", "member_id"], count=0, says=f"{name}: {group!r} lists no member")
+                    check.expect_field([*at, "members", "member_id"], count=0,
+                                       says=f"{name}: {group!r} lists no member")
         finally:
             g.forget([n for n in names if n in model.held])
 
@@ -160,7 +161,8 @@ def test_y2_share_group_offsets_of_an_unknown_or_classic_group_answer_as_kafka_d
                 _asked(check, g, client, api_key, version,
                        build.describe_share_group_offsets(version, group, [(topic, [0])]), ["groups", "error_code"])
                 at = ["groups", {"group_id": group}]
-                check.expect_field([*at, "error_code"], [Errors.NONE], count=1, says=f"{name} of {group!r}, {why}: NONE")
+                check.expect_field([*at, "error_code"], [Errors.NONE], count=1,
+                                   says=f"{name} of {group!r}, {why}: NONE")
                 part = [*at, "topics", {"topic_name": topic}, "partitions", {"partition_index": 0}]
                 check.expect_field([*part, "error_code"], [Errors.NONE], count=1, says=f"{name}: {topic}-0 NONE")
                 check.expect_field([*part, "start_offset"], [NO_START_OFFSET], count=1,
@@ -197,7 +199,8 @@ def test_y2_share_group_offsets_of_an_unknown_or_classic_group_answer_as_kafka_d
 @pytest.mark.prop("Y3", source=Y3_SOURCE)
 @pytest.mark.parametrize("api_key,version", every_version(OFFSETS))
 def test_y3_share_group_start_offsets_altered_are_described_back_and_deleted(check, api_key, version):
-    """For a fresh topic of 1-2 partitions (none above 1: a known deviation's shape), each with drawn records produced, and a fresh
+    """For a fresh topic of 1-2 partitions (none above 1: a known deviation's shape), each
+    with drawn records produced, and a fresh
     group: AlterShareGroupOffsets of a drawn start offset per partition (0 to the partition's
     end offset) answers NONE per partition; DescribeShareGroupOffsets of the topic gives each
     partition back exactly its start offset; DeleteShareGroupOffsets of the topic answers NONE
@@ -208,7 +211,8 @@ def test_y3_share_group_start_offsets_altered_are_described_back_and_deleted(che
         check.require(other)
     g = Groups(check)
     v = {k: version if k == api_key else g.admin.version(k) for k in OFFSETS}
-    dv, av, xv = v[ApiKey.DescribeShareGroupOffsets], v[ApiKey.AlterShareGroupOffsets], v[ApiKey.DeleteShareGroupOffsets]
+    dv, av = v[ApiKey.DescribeShareGroupOffsets], v[ApiKey.AlterShareGroupOffsets]
+    xv = v[ApiKey.DeleteShareGroupOffsets]
 
     def described(client, group, topic, starts, says):
         _asked(check, g, client, ApiKey.DescribeShareGroupOffsets, dv,

@@ -79,5 +79,6 @@ class MemberSubscribesToNothing(Mutant):
     over = OVER
 
     def response(self, seen, body):
-        return {**body, "groups": [{**g, "members": [{**m, "subscribed_topic_names": []} for m in g.get("members") or []]}
+        return {**body, "groups": [{**g, "members": [{**m, "subscribed_topic_names": []}
+                                                     for m in g.get("members") or []]}
                                    for g in body.get("groups") or []]}
