@@ -182,3 +182,16 @@ def test_what_the_cluster_could_not_remove_is_not_created():
     assert why and "does not serve DeleteAcls" in why, why
     served = {ApiKey.CreateAcls: (0, 3), ApiKey.DescribeAcls: (0, 3), ApiKey.DeleteAcls: (0, 3)}.get
     assert scope.refusal(ApiKey.CreateAcls, 3, creation, P, True, advertised=served) is None
+
+
+def test_a_null_array_of_topic_names_names_no_topic():
+    """A share member's leave (ShareGroupHeartbeat epoch -1, subscribed_topic_names null) goes
+    out with the run's group: it names no topic. Refusing it left the member joined and its
+    group undeletable on an external cluster until the session expired (seen on kafka:4.4.0
+    as bootstrap:, 2026-11-27). A subscription naming a topic outside the run is refused."""
+    leave = requests.share_group_heartbeat(1, P + "g", "m", -1, None)
+    assert scope.refusal(ApiKey.ShareGroupHeartbeat, 1, leave, P, True) is None
+    join = requests.share_group_heartbeat(1, P + "g", "m", 0, ["someone-elses"])
+    assert "outside the run prefix" in scope.refusal(ApiKey.ShareGroupHeartbeat, 1, join, P, True)
+    assert scope.refusal(ApiKey.ShareGroupHeartbeat, 1, requests.share_group_heartbeat(1, P + "g", "m", 0, [P + "t"]),
+                         P, True) is None
