@@ -48,6 +48,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures import acl
+from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect_setup
 from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
@@ -94,10 +95,6 @@ def _authenticating(check) -> None:
         raise Unsupported("a KRaft broker before 3.6 does not start with delegation tokens enabled (KIP-900; "
                           "reference/release_lines.py DELEGATION_TOKENS_ENABLED): preset=acl leaves them off")
     check.needs_config(acl.CONFIG_NOTE + f"; delegation.token.secret.key={acl.TOKEN_SECRET_KEY}")
-
-
-def _newest(check, api_key) -> int:
-    return check.require(api_key)[1]
 
 
 def _principals(pairs) -> list[tuple[str, str]]:
@@ -155,7 +152,7 @@ def test_h2_a_token_is_described_to_its_owner_and_to_no_principal_without_a_part
     _authenticating(check)
     restricted = check.client(principal=acl.RESTRICTED)
     admin = check.client()
-    create_v = _newest(check, ApiKey.CreateDelegationToken)
+    create_v = Admin(check, admin).version(ApiKey.CreateDelegationToken)
     own = restricted.answered(ApiKey.CreateDelegationToken, create_v, build.create_delegation_token(create_v))
     if own.get("error_code") == Errors.UNSUPPORTED_VERSION:
         raise Unsupported("the broker's metadata version has no delegation tokens (KIP-900: KRaft from 3.6-IV2); "
@@ -209,7 +206,7 @@ def test_h3_a_token_for_another_owner_or_a_non_user_renewer_is_refused(check, ap
     restricted = check.client(principal=acl.RESTRICTED)
     admin = check.client()
     name = f"CreateDelegationToken v{version}"
-    describe_v = _newest(check, ApiKey.DescribeDelegationToken)
+    describe_v = Admin(check, admin).version(ApiKey.DescribeDelegationToken)
 
     def refused(ask):
         renewers = _principals(ask["renewers"])
@@ -245,14 +242,14 @@ def test_h4_only_the_owner_or_a_renewer_renews_or_expires_a_token_and_an_expired
     check.require(api_key, version)
     check.require(ApiKey.CreateDelegationToken)
     check.require(ApiKey.DescribeDelegationToken)
-    renew_v = version if api_key == ApiKey.RenewDelegationToken else _newest(check, ApiKey.RenewDelegationToken)
-    expire_v = version if api_key == ApiKey.ExpireDelegationToken else _newest(check, ApiKey.ExpireDelegationToken)
     check.require_mutations()
     _authenticating(check)
     restricted = check.client(principal=acl.RESTRICTED)
     admin = check.client()
-    create_v = _newest(check, ApiKey.CreateDelegationToken)
-    describe_v = _newest(check, ApiKey.DescribeDelegationToken)
+    newest = Admin(check, admin).version
+    renew_v = version if api_key == ApiKey.RenewDelegationToken else newest(ApiKey.RenewDelegationToken)
+    expire_v = version if api_key == ApiKey.ExpireDelegationToken else newest(ApiKey.ExpireDelegationToken)
+    create_v, describe_v = newest(ApiKey.CreateDelegationToken), newest(ApiKey.DescribeDelegationToken)
     name = f"{ApiKey(api_key).name} v{version}"
 
     def renewed(ask):
