@@ -12,7 +12,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import Mutant, mutant
+from .mutant import Mutant, Recoding, mutant
 
 KAFKA = "kafka:4.4.0"
 
@@ -150,18 +150,14 @@ class FindCoordinatorBatchFirstKeyOnly(Mutant):
 
 
 @mutant
-class UnregisterBrokerUnknownIdAccepted(Mutant):
+class UnregisterBrokerUnknownIdAccepted(Recoding):
     """UnregisterBroker of a broker id no broker has answers NONE (a controller that treats
     removing what is not there as done)."""
     name = "unregister-broker-unknown-id-accepted"
     catches = ("M8",)
     apis = (ApiKey.UnregisterBroker,)
     over = KAFKA
-
-    def response(self, seen, body):
-        if body.get("error_code") != Errors.BROKER_ID_NOT_REGISTERED:
-            return None
-        return {**body, "error_code": Errors.NONE, "error_message": None}
+    recodes = (Errors.BROKER_ID_NOT_REGISTERED, Errors.NONE)
 
 
 @mutant

@@ -10,13 +10,13 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import Mutant, mutant
+from .mutant import Mutant, Recoding, mutant
 
 ACL = "kafka:4.4.0,preset=acl"
 
 
 @mutant
-class TokensWithoutAuthentication(Mutant):
+class TokensWithoutAuthentication(Recoding):
     """Every token request on a listener without authentication is answered NONE where Kafka
     answers DELEGATION_TOKEN_REQUEST_NOT_ALLOWED (``KafkaApis.allowTokenRequests`` skipped)."""
     name = "delegation-tokens-without-authentication"
@@ -24,11 +24,7 @@ class TokensWithoutAuthentication(Mutant):
     apis = (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken,
             ApiKey.DescribeDelegationToken)
     over = "kafka:4.4.0"
-
-    def response(self, seen, body):
-        if body.get("error_code") == Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED:
-            return {**body, "error_code": Errors.NONE}
-        return body
+    recodes = (Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, Errors.NONE)
 
 
 @mutant
@@ -45,22 +41,18 @@ class DescribeListsNoToken(Mutant):
 
 
 @mutant
-class TokenForAnotherOwnerAllowed(Mutant):
+class TokenForAnotherOwnerAllowed(Recoding):
     """CreateDelegationToken for an owner other than the requester, refused by Kafka without
     CREATE_TOKENS on that owner (DELEGATION_TOKEN_AUTHORIZATION_FAILED), is answered NONE."""
     name = "create-delegation-token-for-another-owner-allowed"
     catches = ("H3",)
     apis = (ApiKey.CreateDelegationToken,)
     over = ACL
-
-    def response(self, seen, body):
-        if body.get("error_code") == Errors.DELEGATION_TOKEN_AUTHORIZATION_FAILED:
-            return {**body, "error_code": Errors.NONE}
-        return body
+    recodes = (Errors.DELEGATION_TOKEN_AUTHORIZATION_FAILED, Errors.NONE)
 
 
 @mutant
-class AnyoneRenewsOrExpires(Mutant):
+class AnyoneRenewsOrExpires(Recoding):
     """RenewDelegationToken and ExpireDelegationToken by a principal that is neither the
     token's owner nor one of its renewers, refused by Kafka (DELEGATION_TOKEN_OWNER_MISMATCH),
     are answered NONE."""
@@ -68,8 +60,4 @@ class AnyoneRenewsOrExpires(Mutant):
     catches = ("H4",)
     apis = (ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken)
     over = ACL
-
-    def response(self, seen, body):
-        if body.get("error_code") == Errors.DELEGATION_TOKEN_OWNER_MISMATCH:
-            return {**body, "error_code": Errors.NONE}
-        return body
+    recodes = (Errors.DELEGATION_TOKEN_OWNER_MISMATCH, Errors.NONE)
