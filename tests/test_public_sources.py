@@ -10,10 +10,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 #: What a reader outside the project cannot open: the origin documents by number, the
-#: folder they lived in, and absolute paths of a build machine.
+#: folder they lived in, and absolute paths of a build machine. (Spelt with character classes,
+#: and the examples below split in two, so this file names none of them and is scanned too.)
 PRIVATE = re.compile("|".join((
     r"\bseeds? \d{3}\b", r"\bseeds? 0\d\d/", r"\bSEED_0\d\d\b",
-    r"(?<![\w.-])shared/", r"/work/",
+    r"(?<![\w.-])share[d]/", r"/wor[k]/",
 )), re.IGNORECASE)
 
 TEXT = {".py", ".md", ".json", ".toml", ".ini", ".java", ".html", ".js", ".css", ".txt", ".cfg", ".sh", ""}
@@ -26,11 +27,8 @@ def _tracked() -> list[Path]:
 
 
 def test_no_file_cites_a_private_source_or_a_path_outside_the_repository():
-    me = Path(__file__).resolve()
     hits = []
     for path in _tracked():
-        if path.resolve() == me:
-            continue
         try:
             text = path.read_text(encoding="utf-8")
         except UnicodeDecodeError:
@@ -43,8 +41,8 @@ def test_no_file_cites_a_private_source_or_a_path_outside_the_repository():
 
 def test_the_pattern_catches_what_it_is_for():
     # made-up examples of each form (no real origin document or machine path is named here)
-    for bad in ("see seed 123", "Seed 456's lost update", "seeds 010/011", "/work/somewhere/NOTES.md",
-                "`shared/NOTES.md`", "SEED_099 = 1"):
+    for bad in ("see seed " "123", "Seed " "456's lost update", "seeds 0" "10/011", "/wor" "k/somewhere/NOTES.md",
+                "`share" "d/NOTES.md`", "SEED_" "099 = 1"):
         assert PRIVATE.search(bad), bad
     for fine in ("--seed 20261123", "hypothesis seed 20260501", "a shared cluster", "KIP-694",
                  "tests/test_shared_cluster.py", "DEFAULT_SEED"):
