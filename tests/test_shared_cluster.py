@@ -13,6 +13,12 @@ by a walk of their own here (not :mod:`fixtures.scope`, whose rules are under te
 * with it, every topic, group, SCRAM user and ACL the run made is gone at the end
   (``--cleanup`` for a killed run);
 * the cluster's own topics keep every record, byte for byte.
+
+A Kafka broker plays a second cluster, for what tansu does not serve (issue 28): the families
+that make groups with members, transactions, reassignments and delegation tokens run against
+it with --allow-destructive, and none of these is left, while the cluster's own group offsets,
+transactions (one still open), replicas and records stay as they were; ``--cleanup`` aborts a
+killed run's open transaction and no one else's.
 """
 from __future__ import annotations
 
@@ -34,6 +40,7 @@ from protocol.apis import ApiKey, ConfigResourceType, OffsetSpec
 from protocol.errors import Errors
 from faults.mutants.mutant import Mutant
 from faults.proxy import Proxy
+from fixtures import leftovers
 from fixtures.results import read_rows
 from fixtures.targets import make_target
 from fixtures.waiting import eventually
@@ -354,3 +361,189 @@ def test_ctrl_c_still_deletes_the_runs_topics(tmp_path, cluster):
         # before printing either line: seen once in CI. The clean-up is checked above.
         return
     assert "KeyboardInterrupt" in out and f"cleanup {spec}: deleted {cleanup['deleted']} topics" in out, out[-2000:]
+
+
+# -- a Kafka cluster: groups with members, transactions, reassignments, tokens --------------
+#: Kafka serves the admin families tansu lacks; someone's cluster also holds a group with
+#: committed offsets, a committed transaction and one still open, which the run must leave
+#: exactly as they are.
+THEIR_GROUP, THEIR_TXN, THEIR_OPEN_TXN = "orders-app", "orders-tx", "orders-tx-open"
+#: the families that make groups with members, transactions, reassignments and tokens (and
+#: the records and producers behind them), with their properties
+FAMILIES = ("G1,G2,G3,G4,G5,G6", "X1,X2", "E1,E2,E3", "Y1,Y2,Y3,Y4", "W1", "O1,O2,O3", "H1")
+#: an open transaction of someone's outlives the run: Kafka's largest allowed timeout
+#: (``transaction.max.timeout.ms``, 15 minutes by default)
+THEIR_TIMEOUT_MS = 900_000
+OPEN = set(leftovers.OPEN_TRANSACTION)
+
+
+NOT_READY = (Errors.COORDINATOR_LOAD_IN_PROGRESS, Errors.COORDINATOR_NOT_AVAILABLE, Errors.NOT_COORDINATOR)
+
+
+def _answered(conn, api_key, v, body, codes=lambda r: [r.get("error_code")], within=20.0):
+    """The answer once none of its ``codes`` says the coordinator is not ready."""
+    def ask():
+        ex = conn.send(api_key, v, body)
+        assert ex.ok, ex.describe()
+        return ex.response
+    _, resp = eventually(ask, lambda r: not set(codes(r)) & set(NOT_READY), within=within, every=0.2)
+    return resp
+
+
+def open_transaction(address, tid: str, topic: str, commit: bool | None, timeout_ms: int = 60_000) -> int:
+    """A transactional producer's transaction on ``topic``-0 (one node: the coordinator is
+    the broker itself): committed (True), aborted (False) or left open (None). Its producer id."""
+    conn = wire.Connection(*address)
+    try:
+        _answered(conn, ApiKey.FindCoordinator, 3, requests.find_coordinator(3, tid, 1))
+        init = _answered(conn, ApiKey.InitProducerId, 3, requests.init_producer_id(
+            3, transactional_id=tid, transaction_timeout_ms=timeout_ms))
+        assert init["error_code"] == Errors.NONE, init
+        pid, epoch = init["producer_id"], init["producer_epoch"]
+        added = _answered(conn, ApiKey.AddPartitionsToTxn, 3, requests.add_partitions_to_txn(
+            3, tid, pid, epoch, [(topic, [0])]))
+        assert all(r["partition_error_code"] == Errors.NONE for t in added["results_by_topic_v3_and_below"]
+                   for r in t["results_by_partition"]), added
+        b = MemoryRecordsBuilder(magic=2, compression_type=0, batch_size=1 << 20, transactional=True,
+                                 producer_id=pid, producer_epoch=epoch, base_sequence=0)
+        b.append(1_700_000_000_000, b"k", f"{tid}/record".encode())
+        b.close()
+        r = conn.send(ApiKey.Produce, 8, requests.produce(8, [(topic, [(0, b.buffer())])],
+                                                           transactional_id=tid)).response
+        assert r["responses"][0]["partition_responses"][0]["error_code"] == Errors.NONE, r
+        if commit is not None:
+            ended = conn.send(ApiKey.EndTxn, 3, requests.end_txn(3, tid, pid, epoch, commit)).response
+            assert ended["error_code"] == Errors.NONE, ended
+        return pid
+    finally:
+        conn.close()
+
+
+def transactions(address) -> dict[str, str]:
+    """{transactional id: state} of every transaction the (one-node) cluster lists."""
+    with wire.Connection(*address) as conn:
+        r = conn.send(ApiKey.ListTransactions, 0, requests.list_transactions(0)).response
+    assert r["error_code"] == Errors.NONE, r
+    return {t["transactional_id"]: t["transaction_state"] for t in r["transaction_states"]}
+
+
+def their_offsets(address) -> dict:
+    with wire.Connection(*address) as conn:
+        r = conn.send(ApiKey.OffsetFetch, 7, requests.offset_fetch(7, THEIR_GROUP, None)).response
+    return {(t["name"], p["partition_index"]): (p["committed_offset"], p["metadata"])
+            for t in r["topics"] for p in t["partitions"]}
+
+
+def reassignments(address) -> list:
+    with wire.Connection(*address) as conn:
+        r = conn.send(ApiKey.ListPartitionReassignments, 0,
+                      requests.list_partition_reassignments(0, None)).response
+    assert r["error_code"] == Errors.NONE, r
+    return [(t["name"], p["partition_index"]) for t in r["topics"] for p in t["partitions"]]
+
+
+def replicas(address) -> dict:
+    with wire.Connection(*address) as conn:
+        topics = conn.send(ApiKey.Metadata, 4, requests.metadata(4)).response["topics"]
+    return {(t["name"], p["partition_index"]): (p["leader_id"], tuple(p["replica_nodes"]))
+            for t in topics if not t["name"].startswith(("kac-", "__")) or t["name"] in PRECIOUS
+            for p in t["partitions"]}
+
+
+@pytest.fixture(scope="module")
+def kafka_cluster():
+    """Someone's Kafka cluster (one node of the newest release): topics with records, a
+    group with committed offsets, a committed transaction and an open one."""
+    from fixtures.targets.kafka import NEWEST_RELEASE
+    target = make_target(f"kafka:{NEWEST_RELEASE}")
+    info = target.start()
+    address = (info.host, info.port)
+    try:
+        seed(address)
+        with wire.Connection(*address) as conn:
+            _answered(conn, ApiKey.FindCoordinator, 3, requests.find_coordinator(3, THEIR_GROUP))  # makes its topic
+            committed = _answered(conn, ApiKey.OffsetCommit, 7, requests.offset_commit(
+                7, THEIR_GROUP, [("precious", [(0, 4, "theirs"), (1, 7, "theirs")])]),
+                codes=lambda r: [p["error_code"] for t in r["topics"] for p in t["partitions"]])
+        assert all(p["error_code"] == Errors.NONE for t in committed["topics"] for p in t["partitions"]), committed
+        open_transaction(address, THEIR_TXN, "other.data", commit=True)
+        open_transaction(address, THEIR_OPEN_TXN, "other.data", commit=None, timeout_ms=THEIR_TIMEOUT_MS)
+        expected = {THEIR_TXN: "CompleteCommit", THEIR_OPEN_TXN: "Ongoing"}
+        _, txns = eventually(lambda: transactions(address), lambda t: t == expected, within=20, every=0.2)
+        assert txns == expected, txns      # (EndTxn answers before its markers are written: PrepareCommit)
+        theirs = {"offsets": their_offsets(address), "transactions": txns, "replicas": replicas(address)}
+        assert len(theirs["offsets"]) == 2, theirs
+        yield address, theirs
+    finally:
+        target.stop()
+
+
+def snapshot_of_theirs(address) -> dict:
+    """:func:`snapshot` less Kafka's internal topics (``__consumer_offsets``,
+    ``__transaction_state``: the coordinators write them for every group and transaction,
+    the run's included)."""
+    return {n: parts for n, parts in snapshot(address).items() if not n.startswith("__")}
+
+
+def test_kafka_with_consent_groups_transactions_reassignments_and_tokens_are_not_left(tmp_path, kafka_cluster):
+    """On a Kafka cluster (every admin family served), a run with --allow-destructive of the
+    families that make groups with members, transactions, reassignments and delegation
+    tokens names nothing outside its prefix and leaves none of them: no run topic, no run
+    group (of any type), no open run transaction (a transactional id cannot be deleted:
+    fixtures/leftovers.py), no reassignment in progress, no token (the wire client's scope
+    refuses a token no run user could find again). Someone's group offsets, transactions
+    (one of them still open), replicas and records are as they were. A killed run's open
+    transaction is aborted by --cleanup, and theirs is not."""
+    address, theirs = kafka_cluster
+    before = snapshot_of_theirs(address)
+    rec = Recorder()
+    proxy = Proxy(*address, rec)
+    through = proxy.start()
+    try:
+        proc, rows, manifest = run_suite(tmp_path, through, "--allow-destructive",
+                                         *[a for f in FAMILIES for a in ("--property", f)])
+    finally:
+        proxy.stop()
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    prefix = manifest["topic_prefix"]
+    assert not outside_prefix(rec, prefix)[:10]
+    sent = {k for k, _, _ in rec.seen}
+    made = {ApiKey.JoinGroup, ApiKey.ConsumerGroupHeartbeat, ApiKey.ShareGroupHeartbeat, ApiKey.AddPartitionsToTxn,
+            ApiKey.EndTxn, ApiKey.AlterPartitionReassignments, ApiKey.OffsetCommit}
+    assert made <= sent, f"the run never sent {sorted(ApiKey(k).name for k in made - sent)}: it made nothing to leave"
+    assert ApiKey.CreateDelegationToken not in sent
+    assert any(r["outcome"] == "pass" for r in rows if r["property"].startswith("X"))
+    assert run_topics(address) == [] and run_leftovers(address) == {}
+    txns = transactions(address)
+    ours = {t: s for t, s in txns.items() if t.startswith(prefix)}
+    assert ours and not OPEN & set(ours.values()), ours
+    assert {t: s for t, s in txns.items() if not t.startswith("kac-")} == theirs["transactions"]
+    assert reassignments(address) == []
+    assert replicas(address) == theirs["replicas"]
+    assert their_offsets(address) == theirs["offsets"]
+    assert snapshot_of_theirs(address) == before
+    cleanup = manifest["cleanup"][0]
+    assert cleanup["deleted"] > 0 and cleanup["not_deleted"] == 0, cleanup
+
+    # a killed run's open transaction: --cleanup aborts it, and leaves theirs open
+    killed = "kac-" + uuid.uuid4().hex[:6] + "-"
+    conn = wire.Connection(*address)
+    try:
+        r = conn.send(ApiKey.CreateTopics, 4, requests.create_topics(
+            4, [requests.topic(killed + "t")], timeout_ms=10000)).response
+        assert r["topics"][0]["error_code"] == Errors.NONE, r
+    finally:
+        conn.close()
+    open_transaction(address, killed + "txn", killed + "t", commit=None)
+    assert transactions(address)[killed + "txn"] == "Ongoing"
+    spec = f"bootstrap:{address[0]}:{address[1]}"
+    proc = subprocess.run([sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "--broker", spec,
+                           "--results-dir", str(tmp_path / "results2"), "--cleanup", killed],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert proc.stdout.strip() == (f"cleanup {killed} on {spec}: deleted 1 topics, 0 could not be deleted; "
+                                   "removed 1 open transactions"), proc.stdout
+    txns = transactions(address)
+    assert txns[killed + "txn"] not in OPEN, txns
+    assert {t: s for t, s in txns.items() if not t.startswith("kac-")} == theirs["transactions"]
+    assert run_topics(address) == [] and snapshot_of_theirs(address) == before
