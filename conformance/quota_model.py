@@ -7,7 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from protocol import Errors
-from reference.modes import QUOTA_VALUES_CHECKED
+from reference.modes import QUOTA_DUPLICATE_KEY_REFUSED
+from reference.release_lines import QUOTA_VALUES_CHECKED
 from reference.quota_rules import Entity, alter_code, matches
 
 
@@ -19,12 +20,14 @@ def show(ent: Entity) -> str:
 class QuotaModel:
     """The quotas a broker holds (of the entities a check made up): entity -> {key: value}."""
     held: dict[Entity, dict[str, float]] = field(default_factory=dict)
-    #: the broker's mode refuses a key named twice and a value <= 0 (reference/modes.py)
+    #: the broker refuses a key named twice (its mode: reference/modes.py) and a value <= 0
+    #: (its line and mode: reference/release_lines.py)
     values_checked: bool = field(default_factory=QUOTA_VALUES_CHECKED.now)
+    duplicates_checked: bool = field(default_factory=QUOTA_DUPLICATE_KEY_REFUSED.now)
 
     def alter(self, entries: list[tuple[Entity, list]], validate_only: bool = False) -> list[int]:
         """The code of each entry; the valid ones are applied (unless ``validate_only``)."""
-        codes = [alter_code(e, ops, self.values_checked) for e, ops in entries]
+        codes = [alter_code(e, ops, self.values_checked, self.duplicates_checked) for e, ops in entries]
         if not validate_only:
             for (e, ops), code in zip(entries, codes):
                 if code != Errors.NONE:

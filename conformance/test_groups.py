@@ -47,6 +47,7 @@ from protocol import ApiKey, Errors
 from protocol import requests as build
 from reference.group_rules import (BY_TOPIC_ID_FROM, DEAD, EMPTY, FETCH_GROUPS_FROM, NO_OFFSET, STABLE,
                                    describe_unknown_code)
+from reference.modes import OFFSETS_V0_SERVED
 from strategies import groups as gen
 
 from .group_model import GroupModel
@@ -158,9 +159,13 @@ class Groups:
         per: dict[str, list] = {}
         for (t, p), (o, m) in offsets.items():
             per.setdefault(t, []).append((p, o, m))
-        self.answered(client, ApiKey.OffsetCommit, v, build.offset_commit(v, group, per.items(), ids=ids),
-                      waits=TRANSIENT | {int(Errors.UNKNOWN_TOPIC_OR_PARTITION)},
-                      ids={t: ids[t] for t in per} if v >= BY_TOPIC_ID_FROM else None)
+        resp = self.answered(client, ApiKey.OffsetCommit, v, build.offset_commit(v, group, per.items(), ids=ids),
+                             waits=TRANSIENT | {int(Errors.UNKNOWN_TOPIC_OR_PARTITION)},
+                             ids={t: ids[t] for t in per} if v >= BY_TOPIC_ID_FROM else None)
+        codes = {p.get("error_code") for t in resp.get("topics") or [] for p in t.get("partitions") or []}
+        if v == 0 and not OFFSETS_V0_SERVED.now() and codes == {Errors.UNSUPPORTED_VERSION}:
+            raise Unsupported("OffsetCommit v0 keeps offsets in ZooKeeper; the broker answers UNSUPPORTED_VERSION, "
+                              "as a KRaft Kafka 3.x does (reference/modes.py OFFSETS_V0_SERVED)")
         for (t, p) in offsets:
             self.check.expect_field([*self._topic(["topics"], t, ids, v), "partitions", {"partition_index": p},
                                      "error_code"], [Errors.NONE], count=1, setup=setup,

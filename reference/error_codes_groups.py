@@ -108,6 +108,8 @@ ANY_VERSION: dict[int, dict[int, str]] = {
         Errors.UNKNOWN_MEMBER_ID: _src(MSG + "OffsetFetchResponse.json", "UNKNOWN_MEMBER_ID (version 9+)"),
         Errors.STALE_MEMBER_EPOCH: _src(MSG + "OffsetFetchResponse.json", "STALE_MEMBER_EPOCH (version 9+)"),
         Errors.UNKNOWN_TOPIC_ID: _src(MSG + "OffsetFetchResponse.json", "UNKNOWN_TOPIC_ID (version 10+)"),
+        Errors.UNSUPPORTED_VERSION: _src(KAFKA_APIS, "handleOffsetFetchRequest: version 0 (ZooKeeper offsets; a 3.x "
+                                                     "KRaft broker: requireZkOrThrow 'Version 0 offset fetch requests')"),
     },
     ApiKey.DescribeGroups: {
         Errors.NONE: _src(GROUPS, "describeGroups: the group (state Dead below v6 for an unknown one)"),

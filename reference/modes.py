@@ -165,21 +165,34 @@ DELETE_TOPICS_DESCRIBABLE_MISSING = by_mode(
     f"{KAFKA_APIS} handleDeleteTopicsRequest, ZooKeeper branch (!authorizedDeleteTopics.contains(name) -> "
     "TOPIC_AUTHORIZATION_FAILED is tested before !metadataCache.contains(name))")
 
-#: AlterClientQuotas of an entry naming a quota key twice, or setting a value <= 0 (catalogue Q2,
-#: Q3): refused alone with INVALID_REQUEST in KRaft, accepted in ZooKeeper mode (the ops
-#: applied in order, the last value of a key kept; no bound on the value, though a negative
-#: byte rate fails the integral check, ``(value + 1e-6).toLong`` truncating towards zero)
-QUOTA_VALUES_CHECKED = Rule(
-    "AlterClientQuotas refuses a key named twice and a value <= 0", OLDEST, True, True,
+#: AlterClientQuotas of an entry naming a quota key twice (catalogue Q2, Q3): refused alone
+#: with INVALID_REQUEST in KRaft (every line), accepted in ZooKeeper mode (the ops applied in
+#: order, the last value of a key kept). The values' own checks changed by line:
+#: ``reference/release_lines.py`` QUOTA_VALUES_CHECKED.
+QUOTA_DUPLICATE_KEY_REFUSED = by_mode(
+    "AlterClientQuotas refuses a key named twice", True, False,
     "apache/kafka metadata/src/main/java/org/apache/kafka/controller/ClientQuotaControlManager.java "
-    "alterClientQuotas ('Duplicate quota key') and validateQuotaKeyValue ('must be greater than 0')",
-    zk=False, zk_source=f"{ZK_ADMIN} alterClientQuotas (alterEntityQuotas: props.setProperty per op, in order; "
-                        "only the key and an integral type's (value + epsilon).toLong are checked)",
-    measured=("kafka:3.3.2", "kafka:3.9.2", "kafka:4.4.0", "kafka:3.9.2,mode=zk"))
+    "alterClientQuotas ('Duplicate quota key', 3.3.0 and later)",
+    f"{ZK_ADMIN} alterClientQuotas (alterEntityQuotas: props.setProperty per op, in order)")
+
+#: OffsetCommit v0 and OffsetFetch v0 keep a group's offsets in ZooKeeper, not in the group
+#: coordinator (OffsetCommitRequest.json, OffsetFetchRequest.json). A 3.x KRaft broker still
+#: advertises v0 but refuses it, UNSUPPORTED_VERSION for every partition ("Version 0 offset
+#: commit requests", "Version 0 offset fetch requests" are unsupported without ZooKeeper);
+#: ZooKeeper mode serves it. Kafka 4.0 removed both v0s (KIP-896): a 4.x broker does not
+#: advertise them. Measured: kafka:3.3.2-3.9.2 answer 35 at v0, kafka:3.9.2,mode=zk serves it.
+OFFSETS_V0_SERVED = by_mode(
+    "OffsetCommit and OffsetFetch v0 (offsets in ZooKeeper) are served", False, True,
+    f"{KAFKA_APIS} handleOffsetCommitRequest (commitOffsetsToZookeeper: metadataSupport.requireZkOrThrow("
+    "KafkaApis.unsupported(\"Version 0 offset commit requests\"))) and handleOffsetFetchRequest (requireZkOrThrow("
+    "KafkaApis.unsupported(\"Version 0 offset fetch requests\"))), 3.x",
+    f"{KAFKA_APIS} commitOffsetsToZookeeper (zkClient.setOrCreateConsumerOffset) and handleOffsetFetchRequest "
+    "(zkClient.getConsumerOffset), 3.x")
 
 RULES = (CREATE_TOPICS_REPEATED, DELETE_TOPICS_REPEATED, DELETE_TOPICS_NAME_AND_ID, DELETE_TOPICS_EXPLAINED, CREATE_TOPICS_CHECKS,
          TOPIC_CONFIG_CHECKS, DELETING_TOPIC_ANSWERS, CREATE_TOPICS_ALTER_CONFIG_POLICY,
-         DELETE_TOPICS_DESCRIBABLE_MISSING, QUOTA_VALUES_CHECKED)
+         DELETE_TOPICS_DESCRIBABLE_MISSING, QUOTA_DUPLICATE_KEY_REFUSED,
+         OFFSETS_V0_SERVED)
 
 
 def first_failed(order: tuple[str, ...], failing: dict[str, object]) -> object | None:

@@ -42,12 +42,16 @@ def entity(**components) -> Entity:
     return tuple(sorted((k.replace("_", "-"), v) for k, v in components.items()))
 
 
-def alter_code(ent: Entity, ops: list[tuple[str, float | None]], values_checked: bool = True) -> int:
+def alter_code(ent: Entity, ops: list[tuple[str, float | None]], values_checked: bool = True,
+               duplicates_checked: bool = True) -> int:
     """The code ClientQuotaControlManager answers one entry of AlterClientQuotas.
-    ``values_checked``: a key named twice and a value <= 0 are refused (KRaft; ZooKeeper mode
-    accepts both, ``reference/modes.py`` QUOTA_VALUES_CHECKED)."""
+    ``duplicates_checked``: a key named twice is refused (KRaft; ZooKeeper mode accepts it,
+    ``reference/modes.py`` QUOTA_DUPLICATE_KEY_REFUSED). ``values_checked``: a value <= 0 is
+    refused and an integral key's value must have no fraction (KRaft from 3.5, KAFKA-14943;
+    before, and in ZooKeeper mode, only ``(value + 1e-6).toLong`` is compared with the value:
+    ``reference/release_lines.py`` QUOTA_VALUES_CHECKED)."""
     keys = [k for k, _ in ops]
-    if values_checked and len(set(keys)) != len(keys):
+    if duplicates_checked and len(set(keys)) != len(keys):
         return Errors.INVALID_REQUEST                   # "Duplicate quota key"
     # AlterClientQuotasRequest.entries puts an entry's components in a map: a type named twice
     # is named once (its last name) before validateEntity sees it
@@ -66,9 +70,9 @@ def alter_code(ent: Entity, ops: list[tuple[str, float | None]], values_checked:
         if k not in valid or (values_checked and v <= 0.0):
             return Errors.INVALID_REQUEST               # validateQuotaKeyValue
         if valid[k] and (abs(v % 1.0) > 1e-6 if values_checked else abs(int(v + 1e-6) - v) > 1e-6):
-            # KRaft: getErrorForIntegralQuotaValue; ZooKeeper mode: ZkAdminManager's
-            # (value + epsilon).toLong, which truncates towards zero, so a negative
-            # whole value fails it too
+            # KRaft 3.5+: getErrorForIntegralQuotaValue; before, and ZooKeeper mode
+            # (ZkAdminManager): (value + epsilon).toLong, which truncates towards zero,
+            # so a negative whole value fails it too
             return Errors.INVALID_REQUEST
     return Errors.NONE
 

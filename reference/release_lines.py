@@ -142,7 +142,23 @@ DELEGATION_TOKENS_ENABLED = Rule(
     measured=("kafka:3.5.2,preset=acl", "kafka:3.6.2,preset=acl", "kafka:3.9.2,preset=acl", "kafka:3.9.2,mode=zk,preset=acl",
               "kafka:4.4.0,preset=acl"))
 
-RULES = (SEGMENT_BYTES_MIN, CLUSTER_METADATA_CREATE_ERROR, MUTATION_QUOTA_ENFORCED, DELEGATION_TOKENS_ENABLED)
+#: Whether AlterClientQuotas refuses a quota value <= 0 ("Quota KEY must be greater than 0")
+#: and checks an integral key by the value's fraction (``getErrorForIntegralQuotaValue``). A
+#: KRaft controller does since **3.5** (KAFKA-14943, apache/kafka 33962e8ba14: "Don't allow
+#: setting negative or zero values for quotas"); a 3.3 or 3.4 KRaft controller, like
+#: ZooKeeper mode on every 3.x line, accepts zero and any value whose ``(value + 1e-6).toLong``
+#: is the value (a negative byte rate fails that, as it truncates towards zero).
+QUOTA_VALUES_CHECKED = Rule(
+    "AlterClientQuotas refuses a value <= 0", (3, 5), False, True,
+    "KAFKA-14943 (apache/kafka 33962e8ba14, 3.5.0): metadata/src/main/java/org/apache/kafka/controller/"
+    "ClientQuotaControlManager.java validateQuotaKeyValue ('must be greater than 0', "
+    "getErrorForIntegralQuotaValue); before, only (value + epsilon).longValue was compared with the value",
+    zk=False, zk_source="apache/kafka core/src/main/scala/kafka/server/ZkAdminManager.scala alterClientQuotas "
+    "(only the key and an integral type's (value + epsilon).toLong are checked), 3.x",
+    measured=("kafka:3.3.2", "kafka:3.4.1", "kafka:3.5.2", "kafka:3.9.2", "kafka:4.4.0", "kafka:3.9.2,mode=zk"))
+
+RULES = (SEGMENT_BYTES_MIN, CLUSTER_METADATA_CREATE_ERROR, MUTATION_QUOTA_ENFORCED, DELEGATION_TOKENS_ENABLED,
+         QUOTA_VALUES_CHECKED)
 
 _current: Line = NEWEST
 _mode: str = KRAFT

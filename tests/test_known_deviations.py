@@ -326,3 +326,44 @@ def test_fixtures_known_starts_an_entry_of_zookeeper_mode_in_that_mode():
     assert zk and all(set(e.releases) <= {f"3.{n}" for n in range(3, 10)} for e in zk)
     assert {e.id for e in ENTRIES if e.applies("apache-kafka", "3.5.2", "zk")} >= {e.id for e in zk}
     assert not any(e.applies("apache-kafka", "3.5.2", "kraft") for e in zk)
+
+
+# -- python -m fixtures.known --every-line ---------------------------------------------------
+
+def test_every_line_asks_each_kraft_line_and_each_3x_line_in_zookeeper_mode_too():
+    """The targets of ``--every-line``: the newest release of every line 3.3-4.4 (Maven's
+    list), and ZooKeeper mode of the 3.x ones (4.0 removed it)."""
+    from fixtures import known as fk
+
+    targets = fk.every_target()
+    assert [line for _, line, mode in targets if mode == "kraft"] == \
+        [f"3.{n}" for n in range(3, 10)] + [f"4.{n}" for n in range(0, 5)]
+    assert [line for _, line, mode in targets if mode == "zk"] == [f"3.{n}" for n in range(3, 10)]
+    assert all(spec.endswith(",mode=zk") == (mode == "zk") for spec, _, mode in targets)
+
+
+def test_an_entry_claims_its_lines_and_modes_and_is_sent_only_where_its_request_is_served():
+    from fixtures import known as fk
+
+    zk = kd.entry("delete-topics-neither-name-nor-id-authorization-failed").doc
+    assert fk.claims(zk, "3.9", "zk") and not fk.claims(zk, "3.9", "kraft") and not fk.claims(zk, "4.0", "zk")
+    everywhere = kd.entry("alter-configs-duplicate-resource-never-answered").doc
+    assert fk.claims(everywhere, "3.3", "zk") and fk.claims(everywhere, "4.4", "kraft")
+    api_key, version = ApiKey.AlterConfigs, bytes.fromhex(everywhere["request_hex"])[7]
+    assert fk.served(everywhere, {api_key: (0, version)})
+    assert not fk.served(everywhere, {api_key: (version + 1, version + 2)}) and not fk.served(everywhere, {})
+
+
+def test_every_line_sends_each_entry_to_one_started_broker_and_what_it_does_not_serve_to_none():
+    """One broker for every entry (noida here): the AlterConfigs entry reproduces there (noida
+    answers its own codes), and an entry whose API noida does not advertise (a share group's,
+    Kafka 4.4's) is not sent."""
+    from fixtures import known as fk
+
+    found = fk.entries()
+    seen = fk._verify_on("noida", found)
+    assert set(seen) == {e["id"] for e in found}
+    assert seen["alter-configs-duplicate-resource-never-answered"][0] is True
+    assert seen["describe-share-group-offsets-missing-partition-stalls"] == (None, fk.NOT_SERVED)
+    proc = _known("--every-line", "--bootstrap", "127.0.0.1:1")
+    assert proc.returncode == 2 and "--every-line chooses the targets itself" in proc.stderr, proc.stderr

@@ -8,6 +8,7 @@ from hypothesis import given, settings
 
 from conformance.quota_model import QuotaModel
 from protocol import Errors
+from reference import modes, release_lines as rl
 from reference.quota_rules import (CLIENT_ID, IP, MATCH_DEFAULT, MATCH_EXACT, MATCH_SPECIFIED, USER, alter_code,
                                    entity, filter_error, matches)
 from strategies import client_quotas as gen
@@ -33,7 +34,20 @@ def test_every_invalid_kind_is_refused_alone_in_kraft(kind):
                                      ("unknown quota key", Errors.INVALID_REQUEST)])
 def test_zookeeper_mode_accepts_a_key_twice_and_a_value_not_above_zero(kind, zk):
     ent, ops = gen.INVALID[kind]
-    assert alter_code(_entity(ent), [tuple(o) for o in ops], values_checked=False) == zk
+    assert alter_code(_entity(ent), [tuple(o) for o in ops], values_checked=False, duplicates_checked=False) == zk
+
+
+@pytest.mark.parametrize("kind,kraft_3_4", [("duplicate key", Errors.INVALID_REQUEST), ("zero value", Errors.NONE),
+                                            ("negative value", Errors.INVALID_REQUEST),
+                                            ("fractional byte rate", Errors.INVALID_REQUEST)])
+def test_kraft_before_3_5_refuses_a_key_twice_but_accepts_a_zero_value(kind, kraft_3_4):
+    """Measured on kafka:3.3.2 and 3.4.1 (KAFKA-14943 added the value checks in 3.5.0)."""
+    ent, ops = gen.INVALID[kind]
+    line = rl.QUOTA_VALUES_CHECKED
+    assert (line.at((3, 4)), line.at((3, 5)), line.at((3, 9), rl.ZK)) == (False, True, False)
+    assert modes.QUOTA_DUPLICATE_KEY_REFUSED.at((3, 4)) and not modes.QUOTA_DUPLICATE_KEY_REFUSED.at((3, 4), rl.ZK)
+    assert alter_code(_entity(ent), [tuple(o) for o in ops], values_checked=line.at((3, 4)),
+                      duplicates_checked=modes.QUOTA_DUPLICATE_KEY_REFUSED.at((3, 4))) == kraft_3_4
 
 
 def test_valid_entries_and_removals_are_accepted():
