@@ -143,6 +143,7 @@ def test_o1_earliest_answers_the_log_start_and_latest_the_records_produced(check
 
 @pytest.mark.prop("O2", source=O2_SOURCE)
 @pytest.mark.parametrize("api_key,version", _carrying(OffsetSpec.MAX_TIMESTAMP))
+@pytest.mark.known_deviation("list-offsets-max-timestamp-answers-the-batchs-last-offset")
 def test_o2_max_timestamp_answers_the_record_with_the_largest_timestamp(check, api_key, version):
     """KIP-734, ListOffsets v7+: MAX_TIMESTAMP (-3) of a partition holding records answers
     NONE, the offset of the record with the largest timestamp (the first of them when several

@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from protocol.apis import ZERO_UUID, AlterConfigOp, ApiKey, ConfigResourceType
+from protocol.apis import ZERO_UUID, AlterConfigOp, ApiKey, ConfigResourceType, OffsetSpec
 
 from . import KNOWN_DEVIATIONS, features, topic_names
 from .scram_rules import last_holder_deleted_beside_an_upsertion
@@ -156,6 +156,33 @@ def _a_v0_downgrade_of_a_moved_feature(body: dict) -> bool:
                for u in body.get("feature_updates") or [])
 
 
+#: Concurrent IncrementalAlterConfigs of one topic on several connections: ZooKeeper-mode Kafka
+#: loses acknowledged writes (entry ``incremental-alter-configs-concurrent-writers-lose-updates``).
+#: A race has no single request that shows it: no generator leaves anything out (C2 alone
+#: races writers), and the entry's dedicated check is C2 itself.
+CONCURRENT_TOPIC_CONFIG_WRITERS = "incremental-alter-configs-concurrent-writers-of-one-topic"
+#: The same for AlterClientQuotas of one entity (entry ``alter-client-quotas-concurrent-writers-lose-updates``;
+#: Q5 alone races writers).
+CONCURRENT_QUOTA_WRITERS = "alter-client-quotas-concurrent-writers-of-one-entity"
+#: ListOffsets MAX_TIMESTAMP (KIP-734): Kafka 3.7 answers the last offset of the batch holding the
+#: largest timestamp (entry ``list-offsets-max-timestamp-answers-the-batchs-last-offset``).
+LIST_OFFSETS_MAX_TIMESTAMP = "list-offsets-max-timestamp"
+
+
+def _a_race(body: dict) -> bool:
+    """No one request: the shape of a race between requests."""
+    return False
+
+
+def _max_timestamp(body: dict) -> bool:
+    return any(p.get("timestamp") == OffsetSpec.MAX_TIMESTAMP for t in body.get("topics") or []
+               for p in t.get("partitions") or [])
+
+
+#: Shapes of races between requests (their entries' ``race``): a request never has them.
+RACES = frozenset({CONCURRENT_TOPIC_CONFIG_WRITERS, CONCURRENT_QUOTA_WRITERS})
+
+
 SHAPES: dict[str, Shape] = {s.id: s for s in (
     Shape(ALTER_CONFIGS_RESOURCE_TWICE, ApiKey.AlterConfigs,
           "an AlterConfigs request naming one resource (type and name) twice", _a_resource_named_twice),
@@ -175,6 +202,14 @@ SHAPES: dict[str, Shape] = {s.id: s for s in (
     Shape(UPDATE_FEATURES_V0_DOWNGRADE, ApiKey.UpdateFeatures,
           "an UpdateFeatures v0 update allowing the downgrade of a finalized feature the suite moves",
           _a_v0_downgrade_of_a_moved_feature),
+    Shape(CONCURRENT_TOPIC_CONFIG_WRITERS, ApiKey.IncrementalAlterConfigs,
+          "IncrementalAlterConfigs requests of several connections racing on one topic (a race: no request alone)",
+          _a_race),
+    Shape(CONCURRENT_QUOTA_WRITERS, ApiKey.AlterClientQuotas,
+          "AlterClientQuotas requests of several connections racing on one entity (a race: no request alone)",
+          _a_race),
+    Shape(LIST_OFFSETS_MAX_TIMESTAMP, ApiKey.ListOffsets,
+          "a ListOffsets request asking a partition's MAX_TIMESTAMP (-3)", _max_timestamp),
     Shape(SCRAM_DELETION_BESIDE_AN_UPSERTION, ApiKey.AlterUserScramCredentials,
           "an AlterUserScramCredentials request deleting one user's credential of a mechanism and upserting "
           "another user's of the same mechanism", last_holder_deleted_beside_an_upsertion),
