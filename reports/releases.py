@@ -3,9 +3,11 @@
     python -m reports.releases [RUN_FOLDER ...] [--results-dir DIR] [--out FILE]
 
 Reads the runs' manifests (the versions each broker advertised) and rows, keeps the
-Apache Kafka brokers, and writes Markdown: per admin API the version range each release
-advertises (and where it changed), then every cell (property x API x version) whose
-outcome is not the same on every release that ran it. Pure Python: no Spark needed.
+Apache Kafka brokers, and writes Markdown: per API the runs asked (named by their rows) the
+version range each release advertises (and where it changed), then every cell (property x
+API x version) asked on several releases whose verdicts differ (pass on one, fail on
+another; a cell a release does not ask, or asks `unsupported`, is counted apart), then the
+cells per state of each release. Pure Python: no Spark needed.
 """
 from __future__ import annotations
 
@@ -20,8 +22,8 @@ from .cells import add_run_arguments, read_run, run_files
 from .cli import ReportError, run
 from .paths import MANIFEST
 
-ADMIN = {3: "Metadata", 18: "ApiVersions", 19: "CreateTopics", 20: "DeleteTopics", 21: "DeleteRecords",
-         32: "DescribeConfigs", 33: "AlterConfigs", 37: "CreatePartitions", 44: "IncrementalAlterConfigs"}
+#: outcomes that say nothing of what a release does: not asked (``-``), not served, not run
+UNASKED = ("-", "unsupported", "skip")
 
 
 def _vkey(version: str) -> tuple:
@@ -35,8 +37,9 @@ def _label(broker: dict) -> str:
 
 
 def collect(files: list[str]):
-    """-> ({release: {api_key: (lo, hi)}}, {release: {cell key: outcome}}, [run folders])"""
-    ranges, outcomes, runs, malformed = {}, {}, [], []
+    """-> ({release: {api_key: (lo, hi)}}, {release: {cell key: outcome}}, [run folders],
+    {api_key: name of the rows that asked it})"""
+    ranges, outcomes, runs, malformed, names = {}, {}, [], [], {}
     for f in files:
         try:
             with open(os.path.join(os.path.dirname(f), MANIFEST), encoding="utf-8") as fh:
@@ -57,13 +60,16 @@ def collect(files: list[str]):
             b = kafka.get(cell.broker)
             if b is not None:
                 outcomes.setdefault(_label(b), {})[(cell.property, cell.api_key, cell.api_version)] = cell.outcome
-    return ranges, outcomes, runs
+                if cell.api_key is not None and cell.api_name:
+                    names[cell.api_key] = cell.api_name
+    return ranges, outcomes, runs, names
 
 
-def markdown(ranges: dict, outcomes: dict, runs: list[str]) -> str:
-    releases = sorted(ranges, key=_vkey)
+def markdown(ranges: dict, outcomes: dict, runs: list[str], names: dict | None = None) -> str:
+    releases = sorted(ranges, key=lambda r: (_vkey(r), r))
+    names = names or {}
     lines = ["| API | " + " | ".join(releases) + " |", "|---|" + "---|" * len(releases)]
-    for key, name in ADMIN.items():
+    for key, name in sorted(names.items()):
         cells, prev = [], None
         for r in releases:
             rng = ranges[r].get(key)
@@ -74,21 +80,25 @@ def markdown(ranges: dict, outcomes: dict, runs: list[str]) -> str:
     out = ["## Admin API versions each release advertises (a change in bold)", "", *lines, ""]
     ran = [r for r in releases if r in outcomes]
     keys = sorted({k for r in ran for k in outcomes[r]}, key=lambda k: (k[0], k[1] or 0, -1 if k[2] is None else k[2]))
-    differ = []
+    differ, some_only = [], 0
     for k in keys:
         seen = {r: outcomes[r].get(k, "-") for r in ran}
-        if len({o for o in seen.values() if o != "-"}) > 1 or (
-                len(set(seen.values())) > 1 and any(o not in ("-", "unsupported") for o in seen.values())):
+        asked = {o for o in seen.values() if o not in UNASKED}
+        if len(asked) > 1:
             differ.append((k, seen))
-    out += ["## Cells whose outcome differs between releases", ""]
+        elif len(set(seen.values())) > 1:
+            some_only += 1
+    out += ["## Cells whose verdict differs between releases", ""]
     if not differ:
-        out += ["None: every cell that ran on several releases had the same outcome on each.", ""]
+        out += ["None: every cell asked on several releases had the same verdict on each.", ""]
     else:
         out += ["| property | API | version | " + " | ".join(ran) + " |", "|---|---|---|" + "---|" * len(ran)]
         for (prop, api, v), seen in differ:
-            out.append(f"| {prop} | {ADMIN.get(api, api)} | {'-' if v is None else v} | "
+            out.append(f"| {prop} | {names.get(api, '-' if api is None else api)} | {'-' if v is None else v} | "
                        + " | ".join(seen[r] for r in ran) + " |")
         out.append("")
+    out += [f"{some_only} more cell(s) are asked on some releases only (a version or an API a release does not "
+            "serve, a feature it lacks: `-` or `unsupported` there) and have one verdict wherever asked.", ""]
     states = row_schema.CELL_STATES
     totals = {r: {o: sum(1 for x in outcomes[r].values() if x == o) for o in states} for r in ran}
     out += ["## Cells per state", "", "| release | " + " | ".join(states) + " |", "|---|" + "---|" * len(states)]
@@ -102,10 +112,10 @@ def main(argv=None) -> int:
     add_run_arguments(p)
     p.add_argument("--out", metavar="FILE", help="write the Markdown here (default: print it)")
     args = p.parse_args(argv)
-    ranges, outcomes, runs = collect(run_files(args))
+    ranges, outcomes, runs, names = collect(run_files(args))
     if not ranges:
         raise ReportError("the runs hold no Apache Kafka broker (kafka:VERSION or kafka-dist:PATH)")
-    text = markdown(ranges, outcomes, runs)
+    text = markdown(ranges, outcomes, runs, names)
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:
             fh.write(text)
