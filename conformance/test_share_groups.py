@@ -42,6 +42,7 @@ import uuid
 
 import pytest
 
+from fixtures.harness import Unsupported
 from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
 from protocol import requests as build
@@ -76,6 +77,24 @@ NO_START_OFFSET = -1
 EMPTY = "Empty"
 DESCRIBES = (ApiKey.ShareGroupDescribe, ApiKey.StreamsGroupDescribe)
 OFFSETS = (ApiKey.DescribeShareGroupOffsets, ApiKey.AlterShareGroupOffsets, ApiKey.DeleteShareGroupOffsets)
+#: the finalized feature that turns share groups on (KIP-932; ``ShareVersion``): Kafka's
+#: KafkaApis serves the share group APIs only while it is at level 1 or more
+#: (``isShareGroupProtocolEnabled``) and answers UNSUPPORTED_VERSION otherwise, though it
+#: advertises them. Kafka 4.1 (share groups in preview) leaves it unfinalized on a new cluster;
+#: 4.2 and later finalize it (measured: the manifests of kafka:4.1.2 and 4.2.2-4.4.0).
+SHARE_VERSION = "share.version"
+
+
+def _share_groups_on(check, api_key: int) -> None:
+    """Unsupported, saying why, where the broker's finalized features (read once per run from
+    ApiVersions v3+) show share groups off: features known, ``share.version`` not among them at
+    1 or more. A broker that shows no finalized feature is asked as before."""
+    features = check.broker.config.features
+    if api_key == ApiKey.StreamsGroupDescribe or not features or features.get(SHARE_VERSION, 0) >= 1:
+        return
+    raise Unsupported(f"share groups are off on this broker: its finalized features {sorted(features)} lack "
+                      f"{SHARE_VERSION} >= 1, without which Kafka answers the share group APIs UNSUPPORTED_VERSION "
+                      "(KIP-932 preview in Kafka 4.1: kafka-features upgrade --feature share.version=1)")
 
 
 def _describe(api_key: int, v: int, names: list[str]) -> dict:
@@ -110,6 +129,7 @@ def test_y1_share_and_streams_describe_answer_unknown_and_other_type_groups_not_
     and the classic ones alike (``GroupMetadataManager.shareGroupDescribe`` /
     ``streamsGroupDescribe``)."""
     check.require(api_key, version)
+    _share_groups_on(check, api_key)
     g = Groups(check)
     topic = check.topic("yd")
     g.admin.create_topic(topic)
@@ -146,6 +166,7 @@ def test_y2_share_group_offsets_of_an_unknown_or_classic_group_answer_as_kafka_d
     describes that group Empty with no member; DescribeShareGroupOffsets answers the group
     NONE and the partition NONE with start offset -1 (no share-partition state)."""
     check.require(api_key, version)
+    _share_groups_on(check, api_key)
     g = Groups(check)
     topic = check.topic("yo")
     g.admin.create_topic(topic)
@@ -209,6 +230,7 @@ def test_y3_share_group_start_offsets_altered_are_described_back_and_deleted(che
     check.require(api_key, version)
     for other in OFFSETS:
         check.require(other)
+    _share_groups_on(check, api_key)
     g = Groups(check)
     v = {k: version if k == api_key else g.admin.version(k) for k in OFFSETS}
     dv, av = v[ApiKey.DescribeShareGroupOffsets], v[ApiKey.AlterShareGroupOffsets]
@@ -263,6 +285,7 @@ def test_y4_a_share_group_joined_over_the_wire_is_described_with_its_member(chec
     (epoch -1) at the end."""
     check.require(api_key, version)
     check.require(ApiKey.ShareGroupHeartbeat)
+    _share_groups_on(check, api_key)
     g = Groups(check)
     hv = g.admin.version(ApiKey.ShareGroupHeartbeat)
 
