@@ -279,14 +279,19 @@ def test_u2_a_user_named_twice_answers_duplicate_resource_and_changes_nothing(ch
     of one mechanism or of both, a deletion and an upsertion, or two deletions) beside a
     valid upsertion of another user: the user named twice answers DUPLICATE_RESOURCE (one
     result: ``alterCredentials`` keys its answer by user) and keeps exactly what it held; the
-    other user answers NONE and holds its upsertion."""
+    other user answers NONE and holds its upsertion. A ZooKeeper-mode broker refuses only a
+    (user, mechanism) pair named twice and applies a user's entries of its two mechanisms
+    (``ZkAdminManager.alterUserScramCredentials``; reference/modes.py)."""
     check.require(api_key, version)
     scram = Scram(check)
 
     def judged(value):
         names, base, dels, ups, codes, after = _held_then_altered(scram, value, version)
-        scram.expect_altered(codes, f"{value['kind']} of {base.name!r}: Kafka answers DUPLICATE_RESOURCE for it "
-                                    "and applies the other user's")
+        how = ("Kafka answers DUPLICATE_RESOURCE for it and applies the other user's"
+               if codes.get(base.name) == Errors.DUPLICATE_RESOURCE else
+               "a ZooKeeper-mode Kafka applies a user's entries of its two mechanisms (a duplicate is a (user, "
+               "mechanism) pair there: reference/modes.py SCRAM_DUPLICATE_PER_MECHANISM)")
+        scram.expect_altered(codes, f"{value['kind']} of {base.name!r}: {how}")
         scram.held_as(after, list(dict.fromkeys(names.values())), f"after {value['kind']} of {base.name!r}")
         scram.forget(after)
 

@@ -189,10 +189,23 @@ OFFSETS_V0_SERVED = by_mode(
     f"{KAFKA_APIS} commitOffsetsToZookeeper (zkClient.setOrCreateConsumerOffset) and handleOffsetFetchRequest "
     "(zkClient.getConsumerOffset), 3.x")
 
+#: AlterUserScramCredentials naming one user twice: KRaft's ScramControlManager.alterCredentials
+#: keys the request by user, so any second entry of the user answers DUPLICATE_RESOURCE; a
+#: ZooKeeper-mode broker (ZkAdminManager.alterUserScramCredentials) refuses only a (user,
+#: mechanism) pair named twice and applies a user's entries for its two mechanisms (deletions,
+#: then upsertions). Found on kafka:3.3.2 and 3.4.1 in ZooKeeper mode: U2's "two upsertions of
+#: both mechanisms" answered NONE (reference/scram_rules.py alter_in_zookeeper).
+SCRAM_DUPLICATE_PER_MECHANISM = by_mode(
+    "AlterUserScramCredentials refuses a (user, mechanism) pair named twice, not a user", False, True,
+    "apache/kafka metadata/src/main/java/org/apache/kafka/controller/ScramControlManager.java alterCredentials "
+    "(one entry per user name: DUPLICATE_RESOURCE for a user named twice)",
+    f"{ZK_ADMIN} alterUserScramCredentials (usersWithDuplicateUserMechanismPairs: 'A user credential cannot be "
+    "altered twice in the same request')")
+
 RULES = (CREATE_TOPICS_REPEATED, DELETE_TOPICS_REPEATED, DELETE_TOPICS_NAME_AND_ID, DELETE_TOPICS_EXPLAINED, CREATE_TOPICS_CHECKS,
          TOPIC_CONFIG_CHECKS, DELETING_TOPIC_ANSWERS, CREATE_TOPICS_ALTER_CONFIG_POLICY,
          DELETE_TOPICS_DESCRIBABLE_MISSING, QUOTA_DUPLICATE_KEY_REFUSED,
-         OFFSETS_V0_SERVED)
+         OFFSETS_V0_SERVED, SCRAM_DUPLICATE_PER_MECHANISM)
 
 
 def first_failed(order: tuple[str, ...], failing: dict[str, object]) -> object | None:

@@ -16,6 +16,9 @@ Sources (apache/kafka):
   ``validateUpsertion`` (iterations below the mechanism's minimum or above MAX_ITERATIONS
   answer UNACCEPTABLE_CREDENTIAL), ``validateDeletion`` (a credential not held answers
   RESOURCE_NOT_FOUND). The answer lists one result per user name.
+* ``core/src/main/scala/kafka/server/ZkAdminManager.scala`` ``alterUserScramCredentials``
+  (Kafka 3.x in ZooKeeper mode): a duplicate is a (user, mechanism) pair named twice, so a
+  user's entries for its two mechanisms all apply (:func:`alter_in_zookeeper`).
 * ``core/src/main/scala/kafka/server/metadata/ScramPublisher.scala`` / the metadata image's
   ``ScramImage.describe``: a user with no credential answers RESOURCE_NOT_FOUND, a user
   named twice DUPLICATE_RESOURCE, each alone.
@@ -66,11 +69,18 @@ def refusal(entry) -> int | None:
     return None
 
 
-def alter(held: dict[str, dict[int, int]], deletions: list[Deletion], upsertions: list[Upsertion]
-          ) -> tuple[dict[str, int], dict[str, dict[int, int]]]:
+def alter(held: dict[str, dict[int, int]], deletions: list[Deletion], upsertions: list[Upsertion],
+          zookeeper: bool | None = None) -> tuple[dict[str, int], dict[str, dict[int, int]]]:
     """Kafka's answer to one AlterUserScramCredentials and what is held after it
     (``ScramControlManager.alterCredentials``): ``held`` maps a user to its mechanisms'
-    iterations. Returns the code per user name and the new holding."""
+    iterations. Returns the code per user name and the new holding. ``zookeeper``: as a
+    ZooKeeper-mode broker answers (:func:`alter_in_zookeeper`); None: as the broker under
+    check does (``reference/modes.py`` SCRAM_DUPLICATE_PER_MECHANISM)."""
+    if zookeeper is None:
+        from .modes import SCRAM_DUPLICATE_PER_MECHANISM
+        zookeeper = SCRAM_DUPLICATE_PER_MECHANISM.now()
+    if zookeeper:
+        return alter_in_zookeeper(held, deletions, upsertions)
     codes: dict[str, int] = {}
     applied: dict[str, Deletion | Upsertion] = {}
     for e in [*deletions, *upsertions]:
@@ -96,6 +106,42 @@ def alter(held: dict[str, dict[int, int]], deletions: list[Deletion], upsertions
         else:
             after.setdefault(name, {})[e.mechanism] = e.iterations
     return codes, after
+
+
+def alter_in_zookeeper(held: dict[str, dict[int, int]], deletions: list[Deletion], upsertions: list[Upsertion]
+                       ) -> tuple[dict[str, int], dict[str, dict[int, int]]]:
+    """``ZkAdminManager.alterUserScramCredentials`` (Kafka 3.x in ZooKeeper mode): a user with
+    an illegal entry answers that entry's code (an upsertion's over a deletion's); a user
+    naming one (user, mechanism) pair twice answers DUPLICATE_RESOURCE, while entries of its
+    two mechanisms are all applied; a user deleting a credential it does not hold answers
+    RESOURCE_NOT_FOUND; every other user answers NONE, its deletions applied, then its
+    upsertions."""
+    codes: dict[str, int] = {}
+    for e in [*deletions, *upsertions]:         # the upsertions' map is added last: theirs win
+        code = refusal(e)
+        if code is not None:
+            codes[e.name] = code
+    pairs = [(e.name, e.mechanism) for e in [*upsertions, *deletions] if e.name not in codes]
+    seen: set = set()
+    for pair in pairs:
+        if pair in seen:
+            codes[pair[0]] = Errors.DUPLICATE_RESOURCE
+        seen.add(pair)
+    valid = {name for name, _ in pairs if name not in codes}
+    for d in deletions:
+        if d.name in valid and d.mechanism not in held.get(d.name, {}):
+            codes[d.name] = Errors.RESOURCE_NOT_FOUND
+    valid -= set(codes)
+    after = {u: dict(ms) for u, ms in held.items()}
+    for d in deletions:
+        if d.name in valid:
+            after.get(d.name, {}).pop(d.mechanism, None)
+    for u in upsertions:
+        if u.name in valid:
+            after.setdefault(u.name, {})[u.mechanism] = u.iterations
+    for name in valid:
+        codes[name] = Errors.NONE
+    return codes, {u: ms for u, ms in after.items() if ms}
 
 
 def java_bucket(name: str, capacity: int = 16) -> int:

@@ -57,3 +57,22 @@ def test_the_scram_shape_and_its_regex_agree_on_valid_entries(dels, ups):
 @given(st.sampled_from(gen.REFUSED_KINDS).flatmap(gen.refused))
 def test_every_refused_kind_is_refused(entry):
     assert refusal(entry) is not None
+
+
+def test_a_zookeeper_mode_broker_refuses_a_pair_named_twice_and_applies_a_users_two_mechanisms():
+    """ZkAdminManager.alterUserScramCredentials: a duplicate is a (user, mechanism) pair; KRaft
+    refuses any user named twice (measured: kafka:3.3.2 and 3.4.1 in ZooKeeper mode answer
+    NONE to U2's two upsertions of both mechanisms of one user)."""
+    a256, a512 = Upsertion("a", SHA_256, 4096, b"s", b"p"), Upsertion("a", SHA_512, 8192, b"s", b"p")
+    b = Upsertion("b", SHA_256, 4096, b"s", b"p")
+    held = {"a": {SHA_256: 5000}}
+    assert alter(held, [], [a256, a512, b], zookeeper=True) == (
+        {"a": 0, "b": 0}, {"a": {SHA_256: 4096, SHA_512: 8192}, "b": {SHA_256: 4096}})
+    assert alter(held, [], [a256, a512, b], zookeeper=False)[0] == {"a": 92, "b": 0}     # DUPLICATE_RESOURCE
+    assert alter(held, [], [a512, a512, b], zookeeper=True) == ({"a": 92, "b": 0}, {"a": {SHA_256: 5000},
+                                                                                    "b": {SHA_256: 4096}})
+    # a deletion and an upsertion of the other mechanism: the deletion first, then the upsertion
+    assert alter(held, [Deletion("a", SHA_256)], [a512], zookeeper=True) == ({"a": 0}, {"a": {SHA_512: 8192}})
+    assert alter(held, [Deletion("a", SHA_256)], [a256], zookeeper=True)[0] == {"a": 92}
+    assert alter(held, [Deletion("a", SHA_512)], [b], zookeeper=True) == ({"a": 91, "b": 0},
+                                                                          {"a": {SHA_256: 5000}, "b": {SHA_256: 4096}})
