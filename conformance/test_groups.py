@@ -181,9 +181,11 @@ class Groups:
     def _topic(at: list, t: str, ids: dict, v: int) -> list:
         return [*at, {"topic_id": ids[t]} if v >= BY_TOPIC_ID_FROM else {"name": t}]
 
-    def fetch(self, client, group: str, expected: dict, ids: dict, v: int | None = None, says: str = "") -> None:
+    def fetch(self, client, group: str, expected: dict, ids: dict, v: int | None = None, says: str = "",
+              uncommitted: int = Errors.NONE) -> None:
         """OffsetFetch of ``group`` for the partitions of ``expected`` ({(topic, partition):
-        (offset, metadata)}); each answers NONE with exactly that offset and metadata."""
+        (offset, metadata)}); each answers NONE with exactly that offset and metadata (a
+        partition with nothing committed: ``uncommitted``, NONE but for v0 in ZooKeeper mode)."""
         v = self._by_name(self.fv, ids) if v is None else v
         per: dict[str, list] = {}
         for (t, p) in expected:
@@ -201,7 +203,8 @@ class Groups:
         for (t, p), (o, m) in expected.items():
             at = [*self._topic([*top, "topics"], t, ids, v), "partitions", {"partition_index": p}]
             what = f"committed {o} with metadata {m!r}" if o != NO_OFFSET else "holds no offset: -1 and metadata ''"
-            c.expect_field([*at, "error_code"], [Errors.NONE], count=1, says=f"{says}{t}-{p}: NONE")
+            code = Errors.NONE if o != NO_OFFSET else uncommitted
+            c.expect_field([*at, "error_code"], [code], count=1, says=f"{says}{t}-{p}: {int(code)} {code.name}")
             c.expect_field([*at, "committed_offset"], [o], count=1, says=f"{says}{t}-{p} {what}")
             c.expect_field([*at, "metadata"], [m], count=1, says=f"{says}{t}-{p} {what}")
 
@@ -236,9 +239,10 @@ def test_g1_offsets_committed_for_an_empty_group_are_fetched_back_exactly_and_th
     offset and metadata, each other one -1 and ""; ListGroups lists the group once (state
     Empty from v4) and DescribeGroups describes it Empty with no member. v0 in ZooKeeper mode
     keeps the offset alone, in ZooKeeper (``KafkaApis`` commitOffsetsToZookeeper; v0's
-    OffsetFetch answers NO_METADATA ""), apart from the coordinator's groups, so there the
-    offsets are judged and the listing is not; a KRaft 3.x broker refuses v0
-    (reference/modes.py OFFSETS_V0_SERVED: G1 is unsupported)."""
+    OffsetFetch answers NO_METADATA "", and UNKNOWN_TOPIC_OR_PARTITION with offset -1 for a
+    partition holding none: ``OffsetFetchResponse.UNKNOWN_PARTITION``), apart from the
+    coordinator's groups, so there the offsets are judged and the listing is not; a KRaft 3.x
+    broker refuses v0 (reference/modes.py OFFSETS_V0_SERVED: G1 is unsupported)."""
     check.require(api_key, version)
     g = Groups(check)
     cv = version if api_key == ApiKey.OffsetCommit else g.cv
@@ -263,7 +267,9 @@ def test_g1_offsets_committed_for_an_empty_group_are_fetched_back_exactly_and_th
             # v0 keeps the offset alone in ZooKeeper: read back with no metadata ("")
             model.commit(group, {k: (o, "") for k, (o, _) in offsets.items()} if in_zookeeper else offsets)
             asked = [(t, p) for t, parts in topics.items() for p in range(len(parts))]
-            g.fetch(client, group, model.fetch(group, asked), ids, v=fv, says="after the commit: ")
+            # (and a partition with no offset in ZooKeeper answers UNKNOWN_TOPIC_OR_PARTITION, -1)
+            g.fetch(client, group, model.fetch(group, asked), ids, v=fv, says="after the commit: ",
+                    uncommitted=Errors.UNKNOWN_TOPIC_OR_PARTITION if in_zookeeper else Errors.NONE)
             if in_zookeeper:
                 return      # a ZooKeeper offset makes no group of the coordinator's to list or describe
             lv = g.admin.version(ApiKey.ListGroups)
