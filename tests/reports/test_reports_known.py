@@ -254,3 +254,42 @@ def test_the_alter_configs_entry_covers_the_lines_and_modes_measured(spec, versi
     r = _alter_configs(["t", "t"])
     r["broker"], r["broker_version"] = spec, version
     assert (known.classify(r, known.read()) is not None) == is_known
+
+
+C2_DEDICATED = "test_c2_concurrent_incremental_writers_on_disjoint_keys_lose_no_update"
+C2_HISTORY = ("DescribeConfigs v4: expected every read shows each key's initial value or a write sent before it "
+              "was answered, never an older write than a read answered before it was sent, and every write "
+              "acknowledged 1s before it was sent; got 1 read(s) broke the history: ")
+UNDONE = ("the read of step 9 shows retention.ms='604800000', older than '2000000' that the read of step 7 "
+          "(answered before it was sent) showed: a write was undone (lost update)")
+UNSEEN = ("the read of step 20 shows retention.ms='604800000', but retention.ms='2000000' was acknowledged "
+          "1.018s before it was sent: a lost update")
+INVENTED = ("the read of step 20 shows retention.ms='5': neither its initial value '604800000' nor a value "
+            "written to it by then")
+
+
+def _concurrent_writers(message, broker="kafka:3.9.2,mode=zk", version="3.9.2"):
+    r = row(broker, "C2", 44, 1, "fail", broker_impl="apache-kafka", broker_version=version)
+    r["message"], r["check"] = message, C2_DEDICATED
+    r["counterexample"] = {"steps": [{"api_key": 44, "api_version": 1, "request": {"resources": [
+        {"resource_type": 2, "resource_name": "kac-1-t", "configs": [
+            {"name": "retention.ms", "config_operation": 0, "value": "2000000"}]}], "validate_only": False}}]}
+    return r
+
+
+@pytest.mark.parametrize("message,broker,is_known", [
+    (C2_HISTORY + UNDONE, "kafka:3.9.2,mode=zk", True),          # a later read shows an older write
+    (C2_HISTORY + UNSEEN, "kafka:3.9.2,mode=zk", True),          # a read misses an acknowledged write
+    (C2_HISTORY + UNSEEN + " (intermittent: the same input passed when sent again)", "kafka:3.9.2,mode=zk", True),
+    (C2_HISTORY + UNDONE + "; " + UNSEEN, "kafka:3.9.2,mode=zk", True),
+    (C2_HISTORY + INVENTED, "kafka:3.9.2,mode=zk", False),       # a value nobody wrote: not the race
+    (C2_HISTORY + UNSEEN + "; " + INVENTED, "kafka:3.9.2,mode=zk", False),
+    (C2_HISTORY + UNSEEN, "kafka:3.9.2", False),                 # KRaft serialises the writes: new
+])
+def test_the_concurrent_writers_entry_matches_each_form_of_a_lost_update_in_zookeeper_mode(message, broker, is_known):
+    """incremental-alter-configs-concurrent-writers-lose-updates: the history check's two forms
+    of a lost write (a read going back, a read missing a write acknowledged before it), seen on
+    ZooKeeper-mode 3.x (the 2026-11-27 matrix: the second on kafka:3.9.2,mode=zk), and nothing
+    else: a value never written is another finding, and KRaft mode is not listed."""
+    k = known.classify(_concurrent_writers(message, broker), known.read())
+    assert (k is not None and k.id == "incremental-alter-configs-concurrent-writers-lose-updates") == is_known
