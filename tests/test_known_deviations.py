@@ -371,3 +371,36 @@ def test_every_line_sends_each_entry_to_one_started_broker_and_what_it_does_not_
     assert seen["describe-share-group-offsets-missing-partition-stalls"] == (None, fk.NOT_SERVED)
     proc = _known("--every-line", "--bootstrap", "127.0.0.1:1")
     assert proc.returncode == 2 and "--every-line chooses the targets itself" in proc.stderr, proc.stderr
+
+
+def _list_offsets(offset: int, timestamp: int) -> dict:
+    return {"throttle_time_ms": 0, "topics": [{"name": "kac-known-o2", "partitions": [
+        {"partition_index": 0, "error_code": 0, "timestamp": timestamp, "offset": offset, "leader_epoch": 0}]}]}
+
+
+@pytest.mark.parametrize("entry_id,api_key,body,is_it", [
+    # ListOffsets MAX_TIMESTAMP on 3.7: the batch's last offset (2), not the record's (1)
+    ("list-offsets-max-timestamp-answers-the-batchs-last-offset", ApiKey.ListOffsets, _list_offsets(2, 1700000000500), True),
+    # kafka:3.3.2 answered -1/-1 (its set-up produce had not taken): wrong, but not this defect
+    ("list-offsets-max-timestamp-answers-the-batchs-last-offset", ApiKey.ListOffsets, _list_offsets(-1, -1), False),
+    # UpdateFeatures v0 on 4.x: the whole request refused for want of an upgrade type
+    ("update-features-v0-allow-downgrade-ignored", ApiKey.UpdateFeatures,
+     {"throttle_time_ms": 0, "error_code": 95, "error_message": "The update failed for all features since the following "
+      "feature had an error: Invalid update version 0 for feature group.version. Can't downgrade the version of this "
+      "feature without setting the upgrade type to either safe or unsafe downgrade.", "results": []}, True),
+    # kafka:3.3.2 refuses the same request because it lacks the feature: the same code, another reason
+    ("update-features-v0-allow-downgrade-ignored", ApiKey.UpdateFeatures,
+     {"throttle_time_ms": 0, "error_code": 0, "error_message": None, "results": [
+         {"feature": "group.version", "error_code": 95,
+          "error_message": "Invalid update version 0 for feature group.version. Broker 1 does not support this feature."}]},
+     False),
+])
+def test_every_line_counts_only_kafkas_deviating_answer_as_the_entry_reproduced(entry_id, api_key, body, is_it):
+    """``python -m fixtures.known`` counts an entry reproduced only when the answer is its
+    ``deviating_answer`` (codes, ``holds``, ``error_message_contains``): found running every line
+    (2026-11-27), where a release lacking the feature, or a set-up that did not take, gave
+    another wrong answer that the entry's lines must not list."""
+    from fixtures import known as fk
+
+    want = kd.entry(entry_id).doc["deviating_answer"]
+    assert fk.is_deviation(want, api_key, body) is is_it
