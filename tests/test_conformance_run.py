@@ -27,10 +27,23 @@ TYPES = {"row_id": int, "run_id": str, "started_at": str, "broker": str, "proper
 
 
 def run_suite(tmp_path, *args, timeout=900):
-    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"))
-    proc = subprocess.run([sys.executable, "-m", "pytest", "conformance", "-q", "-p", "no:cacheprovider",
+    """The suite in a subprocess; its brokers' scratch folders under ``tmp_path/scratch``
+    (TMPDIR), so what it leaves behind is told apart from other tests' brokers (the test
+    modules run side by side: pytest-xdist). The result carries the run's ``pid`` (the label
+    of the containers it starts)."""
+    scratch = tmp_path / "scratch"
+    scratch.mkdir(exist_ok=True)
+    env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"), TMPDIR=str(scratch))
+    with subprocess.Popen([sys.executable, "-m", "pytest", "conformance", "-q", "-p", "no:cacheprovider",
                            "--results-dir", str(tmp_path / "results"), *args],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as p:
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            raise
+    proc = subprocess.CompletedProcess(p.args, p.returncode, out, err)
+    proc.pid, proc.scratch = p.pid, scratch
     return proc
 
 
@@ -64,7 +77,12 @@ def matrix_run(tmp_path_factory):
     proc = run_suite(tmp, *args, "--profile", "ci", "--seed", "1234")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     run = the_run(tmp)
+    MATRIX_PROCESS.update(pid=proc.pid, scratch=str(proc.scratch))
     return specs, run, read_rows(run / "results.jsonl"), json.loads((run / "manifest.json").read_text())
+
+
+#: the matrix run's process id and scratch folder (what test_no_broker_process_or_container_is_left looks for)
+MATRIX_PROCESS: dict = {}
 
 
 def test_every_row_is_well_formed(matrix_run):
@@ -129,12 +147,14 @@ def test_manifest_records_the_run(matrix_run):
 
 def test_no_broker_process_or_container_is_left(matrix_run):
     ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True).stdout
-    assert "kac-tansu-" not in ps and "kac-noida-db-" not in ps, ps
+    mine = [line for line in ps.splitlines() if MATRIX_PROCESS["scratch"] in line]
+    assert not any("kac-tansu-" in line or "kac-noida-db-" in line for line in mine), mine
+    assert not list(Path(MATRIX_PROCESS["scratch"]).glob("kac-*")), "broker scratch folders left"
     if docker_available():
         from fixtures.targets.container import RUN_LABEL, docker_client
         client = docker_client("tests")
         try:
-            left = client.containers.list(all=True, filters={"label": RUN_LABEL})
+            left = client.containers.list(all=True, filters={"label": f"{RUN_LABEL}={MATRIX_PROCESS['pid']}"})
             assert not left, [c.name for c in left]
         finally:
             client.close()
