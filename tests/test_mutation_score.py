@@ -46,6 +46,33 @@ def test_a_test_whose_baseline_outcome_varies_is_left_out():
     assert len(flaky) == 1 and len(passing) == 1
 
 
+def test_mutants_over_one_broker_share_one_baseline_asking_all_their_properties():
+    """One baseline per (broker, options) asks every property its mutants name; different
+    options, or P5 (it judges every answer of its run), keep their own; and the scoring
+    order starts with mutants of different baselines."""
+    from argparse import Namespace
+    args = Namespace(broker=None)
+    names = mutation.scored_mutants()
+    baselines = mutation.Baselines(names, args)
+    keys = {}
+    for name in names:
+        spec, props, extra = mutation.baseline_key(name, args)
+        base = baselines.properties(spec, props, extra)
+        assert set(props) <= set(base), name
+        if "P5" in props:
+            assert base == props, (name, base)
+        keys.setdefault((spec, extra), set()).add(base)
+    # every (broker, options) has one baseline, besides the P5 ones of its own
+    for (spec, extra), bases in keys.items():
+        assert len([b for b in bases if "P5" not in b]) <= 1, (spec, extra, bases)
+    noida = {b for b in keys[("noida", ())] if "P5" not in b}
+    assert len(next(iter(noida))) > 5, noida           # many property sets, one baseline
+    order = mutation.interleaved(names, args)
+    assert sorted(order) == sorted(names)
+    first = [mutation.baseline_key(n, args)[::2] for n in order[:len(keys)]]
+    assert len(set(first)) == len(keys)
+
+
 def test_a_mutant_run_past_its_time_survives_with_the_reason():
     proc = subprocess.run([sys.executable, "-m", "faults.mutation", "--mutant", "result-missing",
                            "--timeout", "2", "--broker", "tansu"],
