@@ -13,8 +13,9 @@ from fixtures.targets.kafka import java, jvm_options
 
 def archive(tmp_path, options=("-XX:+UseSerialGC",)):
     jars = tmp_path / "libs"
-    jars.mkdir(exist_ok=True)
-    (jars / "a.jar").write_bytes(b"x")
+    if not jars.exists():
+        jars.mkdir()
+        (jars / "a.jar").write_bytes(b"x")
     return ClassArchive(tmp_path / "cds", java(), list(options), [jars / "*"])
 
 
@@ -41,11 +42,17 @@ def test_a_killed_creator_leaves_no_archive_and_frees_the_lock(tmp_path):
     assert archive(tmp_path).options(may_create=True)[0].startswith("-XX:ArchiveClassesAtExit=")
 
 
-def test_another_jar_or_jvm_option_is_another_archive(tmp_path):
+def test_another_jar_a_rebuilt_jar_or_another_jvm_option_is_another_archive(tmp_path):
+    import os
     before = archive(tmp_path).path
+    assert archive(tmp_path).path == before
     assert archive(tmp_path, options=("-XX:+UseG1GC",)).path != before
+    jar = tmp_path / "libs" / "a.jar"
+    os.utime(jar, ns=(jar.stat().st_atime_ns, jar.stat().st_mtime_ns + 10**9))   # rebuilt: same size
+    rebuilt = archive(tmp_path).path
+    assert rebuilt != before
     (tmp_path / "libs" / "b.jar").write_bytes(b"y")
-    assert archive(tmp_path).path != before
+    assert archive(tmp_path).path not in (before, rebuilt)
 
 
 def test_kac_kafka_cds_0_turns_archives_off(tmp_path, monkeypatch):
