@@ -23,7 +23,16 @@ def cmd(tmp_path, *args):
 
 
 def env(tmp_path):
-    return dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"), PYTHONPATH=str(ROOT))
+    """The run's temporary folders under ``tmp_path/scratch`` (TMPDIR), so what it leaves is seen."""
+    (tmp_path / "scratch").mkdir(exist_ok=True)
+    return dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"), PYTHONPATH=str(ROOT),
+                TMPDIR=str(tmp_path / "scratch"))
+
+
+def nothing_left(tmp_path) -> None:
+    """No broker folder and no folder of the matrix (its workers' last-run files) is left."""
+    left = sorted(p.name for p in (tmp_path / "scratch").glob("kac-*"))
+    assert not left, left
 
 
 def runs(tmp_path) -> list[Path]:
@@ -49,6 +58,7 @@ def test_two_brokers_side_by_side_each_get_a_complete_run_of_every_selected_chec
     assert seen["tansu"] == seen["noida"] and len(seen["tansu"]) >= 10
     # output of both workers, each line labelled with its broker
     assert "[tansu] " in proc.stdout and "[noida] " in proc.stdout
+    nothing_left(tmp_path)
 
 
 def test_ctrl_c_ends_every_workers_run_as_incomplete_and_leaves_no_broker(tmp_path):
@@ -79,6 +89,7 @@ def test_ctrl_c_ends_every_workers_run_as_incomplete_and_leaves_no_broker(tmp_pa
     ps = subprocess.run(["ps", "-eo", "pid,pgid,args"], capture_output=True, text=True).stdout
     left = [line for line in ps.splitlines() if line.split()[1:2] == [str(proc.pid)]]
     assert not left, left
+    nothing_left(tmp_path)
 
 
 def test_a_bad_spec_is_one_line_before_any_worker_starts(tmp_path):
