@@ -24,6 +24,7 @@ from protocol.apis import DECLARATIONS, NOT_DECLARED, ApiKey, ConfigResourceType
 from protocol.codec import APIS
 from fixtures.harness import Check
 from fixtures.results import read_rows
+from tests.row_checks import assert_well_formed
 from fixtures.targets import TargetError, make_target
 from fixtures.targets.kafka import NEWEST_RELEASE
 from fixtures.waiting import eventually
@@ -240,6 +241,14 @@ def test_on_the_newest_kafka_every_fail_is_a_reviewed_known_deviation(kafka_ci_r
                           capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert not leftovers(tmp)
+
+
+def test_on_kafka_every_row_of_every_property_is_well_formed(kafka_ci_run):
+    from conformance.catalogue import rows as catalogue
+    _, run = kafka_ci_run
+    rows = read_rows(run / "results.jsonl")
+    assert_well_formed(rows, run.name)
+    assert {r["property"] for r in rows} == {r[0] for r in catalogue()}, "a property of the catalogue has no row"
 
 
 def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_run):
