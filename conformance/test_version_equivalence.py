@@ -129,9 +129,22 @@ def _topics(admin, names_by_key, expect_present=(), expect_absent=(), counts=Non
     return settled(fetch, done, within=SETTLE_S)
 
 
-def _config_values(admin, name, keys) -> dict:
-    values = admin.config_values(name)      # the judge: DescribeConfigs of the side's topic answers NONE
+def _config_values(admin, name, keys, when=None) -> dict:
+    values = admin.config_values(name, when=when)   # the judge: DescribeConfigs of the side's topic answers NONE
     return {k: values[k] for k in sorted(keys) if k in values}
+
+
+def _created(admin, name) -> tuple | None:
+    """The condition "the side's CreateTopics created ``name``" (its answer's entry NONE): a
+    reproducer run where the broker refused the topic (a config the broker rejects, which a
+    fault had let through) does not judge the end state of a topic that never was."""
+    steps = admin.check.steps
+    for at in range(len(steps) - 1, -1, -1):
+        st = steps[at]
+        if st["api_key"] == ApiKey.CreateTopics and any(
+                isinstance(t, dict) and t.get("name") == name for t in (st["request"] or {}).get("topics") or []):
+            return (at, ["topics", {"name": name}, "error_code"], [Errors.NONE])
+    return None
 
 
 KNOWN_KEYS = set(d.TOPIC_CONFIGS) | set(d.LIST_CONFIGS)
@@ -197,7 +210,8 @@ class CreateTopics(_Api):
             if k in created and {c for c, _ in it["configs"]} & KNOWN_KEYS:
                 wanted[k] = {c for c, _ in it["configs"]} & KNOWN_KEYS
         if wanted:
-            state["configs"] = _observed(lambda: {k: _config_values(admin, by_key[k], keys)
+            state["configs"] = _observed(lambda: {k: _config_values(admin, by_key[k], keys,
+                                                                    when=_created(admin, by_key[k]))
                                                   for k, keys in wanted.items()})
         return state
 
