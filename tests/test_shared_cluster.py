@@ -40,6 +40,7 @@ from protocol.apis import ApiKey, ConfigResourceType, OffsetSpec
 from protocol.errors import Errors
 from faults.mutants.mutant import Mutant
 from faults.proxy import Proxy
+from fixtures.admin import Admin
 from fixtures import leftovers
 from fixtures.results import read_rows
 from fixtures.targets import make_target
@@ -134,26 +135,27 @@ def _records(topic: str, partition: int) -> bytes:
     return b.buffer()
 
 
+def _produce_code(resp: dict) -> int:
+    return resp["responses"][0]["partition_responses"][0]["error_code"]
+
+
 def seed(address) -> None:
     conn = wire.Connection(*address)
     try:
         r = conn.send(ApiKey.CreateTopics, 4, requests.create_topics(
             4, [requests.topic(n, p) for n, p in PRECIOUS.items()], timeout_ms=10000)).response
         assert all(t["error_code"] == Errors.NONE for t in r["topics"]), r
-        not_ready = (Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.LEADER_NOT_AVAILABLE, Errors.NOT_LEADER_OR_FOLLOWER)
 
         def produce(name, p):
             return conn.send(ApiKey.Produce, 8, {"transactional_id": None, "acks": -1, "timeout_ms": 10000,
                                                  "topic_data": [{"name": name, "partition_data": [
                                                      {"index": p, "records": _records(name, p)}]}]}).response
 
-        def code(resp):
-            return resp["responses"][0]["partition_responses"][0]["error_code"]
         for name, parts in PRECIOUS.items():
             for p in range(parts):
-                _, resp = eventually(lambda: produce(name, p), lambda resp: code(resp) not in not_ready,
+                _, resp = eventually(lambda: produce(name, p), lambda resp: _produce_code(resp) not in Admin.NOT_READY,
                                      within=10.0, every=0.1)
-                assert code(resp) == Errors.NONE, (name, p, resp)
+                assert _produce_code(resp) == Errors.NONE, (name, p, resp)
     finally:
         conn.close()
 
@@ -410,9 +412,11 @@ def open_transaction(address, tid: str, topic: str, commit: bool | None, timeout
                                  producer_id=pid, producer_epoch=epoch, base_sequence=0)
         b.append(1_700_000_000_000, b"k", f"{tid}/record".encode())
         b.close()
-        r = conn.send(ApiKey.Produce, 8, requests.produce(8, [(topic, [(0, b.buffer())])],
-                                                           transactional_id=tid)).response
-        assert r["responses"][0]["partition_responses"][0]["error_code"] == Errors.NONE, r
+        # a topic created a moment ago: its leader's log may not exist yet (nothing appended)
+        _, r = eventually(lambda: conn.send(ApiKey.Produce, 8, requests.produce(8, [(topic, [(0, b.buffer())])],
+                                                                                 transactional_id=tid)).response,
+                          lambda r: _produce_code(r) not in Admin.NOT_READY, within=20.0, every=0.2)
+        assert _produce_code(r) == Errors.NONE, r
         if commit is not None:
             ended = conn.send(ApiKey.EndTxn, 3, requests.end_txn(3, tid, pid, epoch, commit)).response
             assert ended["error_code"] == Errors.NONE, ended
