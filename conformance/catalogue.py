@@ -166,8 +166,10 @@ a super user and a restricted principal); L1-L5 on any broker with an authorizer
 `preset=acl`; a broker whose DescribeAcls answers SECURITY_DISABLED is `unsupported`); Q1-Q5
 need no preset, only a broker serving DescribeClientQuotas and AlterClientQuotas (`unsupported`
 naming the API elsewhere); P5's version-gated codes with `preset=nodelete`
-and `preset=quota`. Everywhere else their rows are `unsupported`, saying which preset they
-need; P5's traffic rows are `unsupported` where nothing in the run provoked a code they gate.
+and `preset=quota`; E4 on a cluster of two brokers or more (`nodes=3`). A run of a plain
+`kafka:VERSION` starts these configured companions itself and asks those checks there
+(fixtures/companions.py; `--single-broker` does not). Everywhere else their rows are
+`unsupported`, saying which preset they need; P5's traffic rows are `unsupported` where nothing in the run provoked a code they gate.
 K1 and K2 (never released) run only on a broker that declares them (a KIP-584 feature in
 ApiVersions v3+, `conformance/capabilities.py`); K2 passes through the emulating
 `proxy:k2@SPEC` (`faults/emulate.py`) and is `unsupported` on every released broker.

@@ -50,6 +50,8 @@ INVALID_SOURCE = (KAFKA + "core/src/main/scala/kafka/server/AclApis.scala (handl
 STATEFUL_SOURCE = DELETE_SOURCE + "; " + INVALID_SOURCE
 #: the three ACL APIs, each check needs them all
 APIS = (ApiKey.DescribeAcls, ApiKey.CreateAcls, ApiKey.DeleteAcls)
+#: every check of the family needs an authorizer: on Kafka, preset=acl (fixtures/companions.py)
+pytestmark = pytest.mark.needs_broker("preset=acl")
 
 
 class Acls:

@@ -176,6 +176,7 @@ def acl_target(check) -> None:
 
 
 @pytest.mark.prop("A2", source=SOURCE)
+@pytest.mark.needs_broker("preset=acl")
 @pytest.mark.parametrize("api_key,version", every_version(APIS))
 def test_a2_authorization_errors_do_not_reveal_whether_a_topic_exists(check, api_key, version):
     """As the restricted principal: each name answers what Kafka answers for its role

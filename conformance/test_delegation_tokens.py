@@ -138,6 +138,7 @@ def test_h1_token_requests_on_a_listener_without_authentication_are_refused(chec
 
 
 @pytest.mark.prop("H2", source=H2_SOURCE)
+@pytest.mark.needs_broker("preset=acl")
 @pytest.mark.parametrize("api_key,version", every_version([ApiKey.DescribeDelegationToken]))
 def test_h2_a_token_is_described_to_its_owner_and_to_no_principal_without_a_part_in_it(check, api_key, version):
     """The restricted principal (no ACLs) creates a token of its own, the super user one with
@@ -193,6 +194,7 @@ def test_h2_a_token_is_described_to_its_owner_and_to_no_principal_without_a_part
 
 
 @pytest.mark.prop("H3", source=H3_SOURCE)
+@pytest.mark.needs_broker("preset=acl")
 @pytest.mark.parametrize("api_key,version", every_version([ApiKey.CreateDelegationToken]))
 def test_h3_a_token_for_another_owner_or_a_non_user_renewer_is_refused(check, api_key, version):
     """As the restricted principal (no ACLs), a CreateDelegationToken at this version for the
@@ -230,6 +232,7 @@ def test_h3_a_token_for_another_owner_or_a_non_user_renewer_is_refused(check, ap
 
 
 @pytest.mark.prop("H4", source=H4_SOURCE)
+@pytest.mark.needs_broker("preset=acl")
 @pytest.mark.parametrize("api_key,version", every_version([ApiKey.RenewDelegationToken,
                                                            ApiKey.ExpireDelegationToken]))
 def test_h4_only_the_owner_or_a_renewer_renews_or_expires_a_token_and_an_expired_one_is_gone(check, api_key, version):

@@ -102,6 +102,7 @@ def _batch(api_key, version):
 
 
 @pytest.mark.prop("A1", source=SOURCE)
+@pytest.mark.needs_broker("preset=policy")
 @pytest.mark.parametrize("api_key,version", every_version(APIS))
 def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, api_key, version):
     """Per item: POLICY_VIOLATION (44) and the policy's message (where the version has

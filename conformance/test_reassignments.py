@@ -252,6 +252,7 @@ def test_e3_an_election_that_is_not_needed_is_answered_so_partition_by_partition
 
 
 @pytest.mark.prop("E4", source=E4_SOURCE)
+@pytest.mark.needs_broker("nodes=3")
 @pytest.mark.parametrize("api_key,version", every_version([ApiKey.ElectLeaders]))
 def test_e4_a_preferred_election_moves_leadership_to_the_first_replica(check, api_key, version):
     """On a cluster of two brokers or more: a fresh topic of 1-2 partitions of two replicas

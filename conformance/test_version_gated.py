@@ -79,6 +79,7 @@ def _profile(check, name: str) -> None:
 @pytest.mark.prop("P5", source=f"{CAPIS} deleteTopics (delete.topic.enable=false: InvalidRequestException below v3, "
                                "TopicDeletionDisabledException from v3); DeleteTopicsResponse.json 'Starting in "
                                "version 3, a TOPIC_DELETION_DISABLED error code may be returned'")
+@pytest.mark.needs_broker("preset=nodelete")
 @pytest.mark.parametrize("api_key,version", every_version((ApiKey.DeleteTopics,)))
 def test_p5_with_deletion_disabled_delete_topics_answers_73_from_v3_and_42_below(check, api_key, version):
     """Every requested topic answers TOPIC_DELETION_DISABLED (v3+) or INVALID_REQUEST (below
@@ -175,6 +176,7 @@ def _quota_request(api_key, version, names, partitions) -> dict:
                                "(controllerMutation.newQuotaFor(..., strictSinceVersion = 6 / 5 / 3)); "
                                "core/src/main/scala/kafka/server/ControllerMutationQuotaManager.scala "
                                "(StrictControllerMutationQuota: THROTTLING_QUOTA_EXCEEDED; permissive below)")
+@pytest.mark.needs_broker("preset=quota")
 @pytest.mark.parametrize("api_key,version", every_version(tuple(STRICT_SINCE)))
 def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_throttled(check, api_key, version):
     """After a request drains the quota, this version either answers THROTTLING_QUOTA_EXCEEDED

@@ -51,15 +51,19 @@ def collect(files: list[str]):
         if not kafka:
             continue
         runs.append(os.path.dirname(f))
-        for b in kafka.values():
-            ranges[_label(b)] = {int(k): tuple(v) for k, v in (b.get("api_versions") or {}).items()}
+        # a companion (fixtures/companions.py: kafka:V,preset=P started for the checks that
+        # need it) answers in its base's column: together they are what the release does
+        label = {s: _label(kafka.get(b.get("companion_of"), b)) for s, b in kafka.items()}
+        for s, b in kafka.items():
+            if b.get("companion_of") not in kafka:
+                ranges[label[s]] = {int(k): tuple(v) for k, v in (b.get("api_versions") or {}).items()}
         got = read_run(f, malformed)
         if got is None:
             continue
         for key, cell in got[3].items():
-            b = kafka.get(cell.broker)
-            if b is not None:
-                outcomes.setdefault(_label(b), {})[(cell.property, cell.api_key, cell.api_version)] = cell.outcome
+            if cell.broker in label:
+                column = outcomes.setdefault(label[cell.broker], {})
+                column[(cell.property, cell.api_key, cell.api_version)] = cell.outcome
                 if cell.api_key is not None and cell.api_name:
                     names[cell.api_key] = cell.api_name
     return ranges, outcomes, runs, names

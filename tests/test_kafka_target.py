@@ -251,6 +251,49 @@ def test_on_kafka_every_row_of_every_property_is_well_formed(kafka_ci_run):
     assert {r["property"] for r in rows} == {r[0] for r in catalogue()}, "a property of the catalogue has no row"
 
 
+def test_on_kafka_every_property_is_asked_none_unsupported_for_want_of_a_configured_broker(kafka_ci_run):
+    """``--broker kafka:V`` alone: the checks that need a preset or three nodes ran on the
+    companions the run started for them (fixtures/companions.py), each of which answered,
+    so no row is ``unsupported`` for a broker configuration the suite could have made (those
+    reasons all name ``kafka:VERSION,OPTION``)."""
+    from fixtures.companions import OPTIONS
+    _, run = kafka_ci_run
+    rows = read_rows(run / "results.jsonl")
+    wanting = [r for r in rows if r["outcome"] == "unsupported" and "kafka:VERSION," in (r["message"] or "")]
+    assert not wanting, [(r["broker"], r["property"], r["message"][:120]) for r in wanting[:5]]
+    manifest = json.loads((run / "manifest.json").read_text())
+    companions = {b["spec"]: b for b in manifest["brokers"] if b.get("companion_of")}
+    assert set(companions) == {f"{KAFKA},{o}" for o in OPTIONS}, sorted(companions)
+    for spec, b in companions.items():
+        assert b["companion_of"] == KAFKA and b["version"] == NEWEST_RELEASE and not b["error"], b
+        assert any(r["broker"] == spec and r["outcome"] == "pass" for r in rows), f"{spec} passed no check"
+
+
+def test_a_plain_kafka_spec_starts_only_the_companions_its_checks_need(tmp_path):
+    """E4 needs two brokers: with D1 selected too, the run starts KAFKA and KAFKA,nodes=3
+    (no other companion), asks E4 only there, and leaves no JVM; ``--single-broker`` asks E4
+    of KAFKA itself, where it is unsupported for want of a second broker."""
+    routed, single = tmp_path / "routed", tmp_path / "single"
+    for tmp, extra in ((routed, ()), (single, ("--single-broker",))):
+        tmp.mkdir()
+        cmd, env = suite(tmp, "--broker", KAFKA, "--property", "E4,D1", "--seed", "3", *extra)
+        proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+        assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+        assert not leftovers(tmp)
+    run = last_run(routed)
+    brokers = json.loads((run / "manifest.json").read_text())["brokers"]
+    assert [(b["spec"], b.get("companion_of"), b.get("for")) for b in brokers] == [
+        (KAFKA, None, None), (f"{KAFKA},nodes=3", KAFKA, "nodes=3")]
+    e4 = [r for r in read_rows(run / "results.jsonl") if r["property"] == "E4"]
+    assert e4 and {r["broker"] for r in e4} == {f"{KAFKA},nodes=3"}
+    assert {r["outcome"] for r in e4} == {"pass"}, [(r["outcome"], r["message"]) for r in e4]
+    run = last_run(single)
+    assert [b["spec"] for b in json.loads((run / "manifest.json").read_text())["brokers"]] == [KAFKA]
+    e4 = [r for r in read_rows(run / "results.jsonl") if r["property"] == "E4"]
+    assert e4 and all(r["broker"] == KAFKA and r["outcome"] == "unsupported" and "nodes=3" in r["message"]
+                      for r in e4), [(r["outcome"], r["message"]) for r in e4]
+
+
 def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_run):
     _, run = kafka_ci_run
     rows = read_rows(run / "results.jsonl")

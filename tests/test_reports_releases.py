@@ -47,3 +47,21 @@ def test_the_release_tables_name_every_asked_api_and_only_differing_verdicts(tmp
     assert "| C4 |" not in differing and "| T1 |" not in differing and "| P1 |" not in differing
     assert "4 more cell(s) are asked on some releases only" in differing
     assert "| 4.0.2 | 2 | 0 | 2 | 0 | 1 | 0 |" in text
+
+
+def test_a_companion_answers_in_its_base_column(tmp_path):
+    """A run of ``kafka:V`` whose preset checks a companion ``kafka:V,preset=acl`` asked
+    (fixtures/companions.py): one column for the release, holding the cells of both."""
+    base, companion = "kafka:4.4.0", "kafka:4.4.0,preset=acl"
+    rows = [row(base, "P1", 19, 7, "pass", broker_impl="apache-kafka", broker_version="4.4.0"),
+            row(companion, "A2", 19, 7, "fail", broker_impl="apache-kafka", broker_version="4.4.0")]
+    folder = write_run(tmp_path, "r-routed", rows)
+    path = os.path.join(folder, "manifest.json")
+    manifest = json.load(open(path, encoding="utf-8"))
+    entry = {"impl": "apache-kafka", "version": "4.4.0", "api_versions": {"19": [2, 7]}, "error": None}
+    manifest["brokers"] = [{"spec": base, **entry},
+                           {"spec": companion, **entry, "companion_of": base, "for": "preset=acl"}]
+    json.dump(manifest, open(path, "w", encoding="utf-8"))
+    ranges, outcomes, _, _ = releases.collect([os.path.join(folder, "results.jsonl")])
+    assert set(ranges) == {"4.4.0"}
+    assert outcomes == {"4.4.0": {("P1", 19, 7): "pass", ("A2", 19, 7): "fail"}}
