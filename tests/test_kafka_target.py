@@ -294,6 +294,22 @@ def test_a_plain_kafka_spec_starts_only_the_companions_its_checks_need(tmp_path)
                       for r in e4), [(r["outcome"], r["message"]) for r in e4]
 
 
+def test_a_companion_follows_its_own_settings_from_its_first_check(tmp_path):
+    """A companion starts at its first check, and that check already follows what the
+    companion says of itself: on kafka:3.9.2 (DeleteTopics v0-6) every P5 deletion-disabled
+    cell, v0 first, is asked on KAFKA,preset=nodelete and passes (it was unsupported "this one
+    has delete.topic.enable=true" when the settings were read before the start)."""
+    spec = "kafka:3.9.2"
+    cmd, env = suite(tmp_path, "--broker", spec, "--property", "P5", "-k", "deletion_disabled", "--seed", "3")
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    rows = read_rows(last_run(tmp_path) / "results.jsonl")
+    assert sorted(r["api_version"] for r in rows) == list(range(7))
+    assert {(r["broker"], r["outcome"]) for r in rows} == {(f"{spec},preset=nodelete", "pass")}, \
+        [(r["api_version"], r["outcome"], r["message"]) for r in rows]
+    assert not leftovers(tmp_path)
+
+
 def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_run):
     _, run = kafka_ci_run
     rows = read_rows(run / "results.jsonl")
