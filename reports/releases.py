@@ -31,8 +31,11 @@ def _vkey(version: str) -> tuple:
 
 
 def _label(broker: dict) -> str:
-    """A column: the release, with the spec's options when it has any (``4.1.0,nodes=3``)."""
-    _, _, options = broker["spec"].partition(",")
+    """A column: the release, with the spec's options when it has any (``4.1.0,nodes=3``). A
+    companion (fixtures/companions.py: ``kafka:V,preset=P`` started for the checks that need
+    it, in the same run folder or, under ``--jobs``, in one of its own) answers in its base's
+    column: together they are what the release does."""
+    _, _, options = (broker.get("companion_of") or broker["spec"]).partition(",")
     return broker["version"] + ("," + options if options else "")
 
 
@@ -51,11 +54,9 @@ def collect(files: list[str]):
         if not kafka:
             continue
         runs.append(os.path.dirname(f))
-        # a companion (fixtures/companions.py: kafka:V,preset=P started for the checks that
-        # need it) answers in its base's column: together they are what the release does
-        label = {s: _label(kafka.get(b.get("companion_of"), b)) for s, b in kafka.items()}
+        label = {s: _label(b) for s, b in kafka.items()}
         for s, b in kafka.items():
-            if b.get("companion_of") not in kafka:
+            if not b.get("companion_of"):
                 ranges[label[s]] = {int(k): tuple(v) for k, v in (b.get("api_versions") or {}).items()}
         got = read_run(f, malformed)
         if got is None:

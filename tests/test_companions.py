@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.companions import OPTIONS, Routes
+from fixtures.companions import OPTIONS, Routes, parts
 
 ROOT = Path(__file__).resolve().parents[1]
 BASE = "kafka:4.4.0"
@@ -49,6 +49,17 @@ def test_single_broker_and_a_given_companion_keep_the_spec_as_given():
     assert f"{BASE},preset=acl" not in given.companions, "a spec the user gave runs every check"
     assert given.asks(f"{BASE},preset=acl", None) and not given.asks(BASE, "preset=acl")
     assert given.specs.count(f"{BASE},preset=acl") == 1
+
+
+def test_a_jobs_worker_asks_only_its_part():
+    """--jobs splits a base's run: the base worker keeps the base and drops its preset checks,
+    a companion's worker has only that companion."""
+    assert parts(BASE) == ["base", *OPTIONS] and parts("tansu") == [] and parts(f"{BASE},preset=acl") == []
+    base = Routes([BASE], part="base")
+    assert base.specs == [BASE] and not base.asks(BASE, "preset=acl") and base.asks(BASE, None)
+    acl = Routes([BASE], part="preset=acl")
+    assert acl.specs == [f"{BASE},preset=acl"] and acl.of(f"{BASE},preset=acl")["companion_of"] == BASE
+    assert acl.asks(f"{BASE},preset=acl", "preset=acl") and not acl.asks(f"{BASE},preset=acl", None)
 
 
 def _collected(*args) -> dict[str, set[str]]:

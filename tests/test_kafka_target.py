@@ -294,6 +294,25 @@ def test_a_plain_kafka_spec_starts_only_the_companions_its_checks_need(tmp_path)
                       for r in e4), [(r["outcome"], r["message"]) for r in e4]
 
 
+def test_with_jobs_a_kafka_spec_runs_its_companions_beside_it(tmp_path):
+    """``--jobs 2 --broker KAFKA``: one worker asks KAFKA's own checks, one worker per
+    companion those its option needs; only the needed ones write a run folder (both listed in
+    KAC_LAST_RUN_FILE for the report), the others say no selected check needs them, and no
+    JVM is left."""
+    cmd, env = suite(tmp_path, "--broker", KAFKA, "--jobs", "2", "--property", "E4,D1", "--seed", "3")
+    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode == 0, out[-3000:]
+    assert f"kafka-admin-conformance: {KAFKA},preset=acl: no selected check needs it" in out, out[-3000:]
+    runs = [Path(line) for line in (tmp_path / "last-run").read_text().split()]
+    brokers = [json.loads((r / "manifest.json").read_text())["brokers"] for r in runs]
+    assert [[(b["spec"], b.get("companion_of")) for b in bs] for bs in brokers] == [
+        [(KAFKA, None)], [(f"{KAFKA},nodes=3", KAFKA)]]
+    rows = [r for run in runs for r in read_rows(run / "results.jsonl")]
+    assert {(r["property"], r["broker"]) for r in rows} == {("D1", KAFKA), ("E4", f"{KAFKA},nodes=3")}
+    assert not leftovers(tmp_path)
+
+
 def test_a_companion_follows_its_own_settings_from_its_first_check(tmp_path):
     """A companion starts at its first check, and that check already follows what the
     companion says of itself: on kafka:3.9.2 (DeleteTopics v0-6) every P5 deletion-disabled

@@ -65,3 +65,21 @@ def test_a_companion_answers_in_its_base_column(tmp_path):
     ranges, outcomes, _, _ = releases.collect([os.path.join(folder, "results.jsonl")])
     assert set(ranges) == {"4.4.0"}
     assert outcomes == {"4.4.0": {("P1", 19, 7): "pass", ("A2", 19, 7): "fail"}}
+
+
+def test_a_companion_of_another_run_folder_answers_in_its_base_column(tmp_path):
+    """Under ``--jobs`` a companion's worker writes a run folder of its own: its cells still
+    go to its base's column, and its API ranges do not make a column."""
+    base = _run(tmp_path, "r-base", "4.4.0", {19: (2, 7)}, [("P1", 19, 7, "pass")])
+    companion = "kafka:4.4.0,nodes=3"
+    folder = write_run(tmp_path, "r-companion", [row(companion, "E4", 43, 2, "pass", broker_impl="apache-kafka",
+                                                     broker_version="4.4.0")])
+    path = os.path.join(folder, "manifest.json")
+    manifest = json.load(open(path, encoding="utf-8"))
+    manifest["brokers"] = [{"spec": companion, "impl": "apache-kafka", "version": "4.4.0",
+                            "api_versions": {"43": [0, 2]}, "error": None,
+                            "companion_of": "kafka:4.4.0", "for": "nodes=3"}]
+    json.dump(manifest, open(path, "w", encoding="utf-8"))
+    ranges, outcomes, runs, _ = releases.collect([base, os.path.join(folder, "results.jsonl")])
+    assert set(ranges) == {"4.4.0"} and len(runs) == 2
+    assert outcomes == {"4.4.0": {("P1", 19, 7): "pass", ("E4", 43, 2): "pass"}}
