@@ -1,7 +1,7 @@
 """Time to verdict: a whole run from a cold start, split into its parts (not a test).
 
-    python benchmarks/bench_verdict.py [--default] [--kafka VERSION] [--start SPEC ...]
-                                       [--silent SPEC [--sample] [--request-timeout S]]
+    python benchmarks/bench_verdict.py [--default] [--kafka VERSION ...] [--all-properties VERSION ...]
+                                       [--start SPEC ...] [--silent SPEC [--sample] [--request-timeout S]]
                                        [--out FILE]
 
 ``--default`` times the README's main job as ``tox -e conformance`` runs it (tansu,
@@ -15,7 +15,11 @@ and prints, per property, the checks, examples per second, and the share of its 
 waiting on the broker (``benchmarks/timing.py``: every exchange's seconds on the wire)
 against computing. ``--kafka VERSION`` does the same for one ``kafka:VERSION`` node at the
 ``ci`` profile (report included), and prints the slowest cells (the target: none over a
-minute). ``--start SPEC`` times ``Target.start()`` (until ApiVersions answers) and stop.
+minute); repeat it (or give ``4.4.0,3.9.2``) for one figure per release.
+``--all-properties VERSION`` times ``--broker kafka:VERSION --jobs 2 --profile ci`` as a
+release manager runs it, every property asked (``fixtures/companions.py``: the base and the
+configured companions its checks need, side by side), and counts the rows still
+``unsupported`` for want of a configured broker (there should be none). ``--start SPEC`` times ``Target.start()`` (until ApiVersions answers) and stop.
 
 ``--silent SPEC`` runs the ``ci`` profile through ``proxy:mute@SPEC``, a broker that
 answers ApiVersions and never anything else (``faults/mutants/protocol.py``), and prints
@@ -26,6 +30,7 @@ against a broker that never answers). Every check there waits at least one reque
 collected at: every property at every API, 126 cells), and says so in its output.
 
 ``--out FILE`` merges ``default_run_s``, ``kafka_ci_run_s`` ({"kafka:V": s}),
+``kafka_all_properties_s`` ({"kafka:V": s}),
 ``broker_start_s`` ({spec: s}), ``silent_slowest_cell_s`` ({"proxy:mute@SPEC": s}) and
 the breakdowns (``*_parts``) into FILE.
 """
@@ -116,6 +121,34 @@ def _print(label: str, broker: str, profile: str, p: dict) -> None:
         f"\n    {c['wall_s']:.1f} s  {c['nodeid']} ({c['outcome']})" for c in slow))
 
 
+def all_properties(version: str, jobs: int = 2) -> dict:
+    """Wall seconds of ``--broker kafka:VERSION --jobs JOBS --profile ci`` (no timing plugin:
+    the companions run in worker processes), with its rows' outcomes across its run folders."""
+    work = tempfile.mkdtemp(prefix="bench-all-properties-")
+    results = os.path.join(work, "results")
+    env = {**os.environ, "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1"}
+    seconds, code = _timed([sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "-q",
+                            "--broker", f"kafka:{version}", "--jobs", str(jobs), "--profile", "ci",
+                            "--results-dir", results], env)
+    if code not in (0, 1) or not os.path.isdir(results):
+        raise SystemExit(f"bench_verdict: the kafka:{version} all-properties run ended with pytest exit code {code}")
+    rows = [json.loads(line) for run in sorted(os.listdir(results))
+            for line in open(os.path.join(results, run, "results.jsonl"), encoding="utf-8") if line.strip()]
+    outcomes = defaultdict(int)
+    for r in rows:
+        outcomes[r["outcome"]] += 1
+    # a reason that names a configured broker the suite could have started (as
+    # tests/test_kafka_target.py reads it): there should be none
+    wanting = sum(1 for r in rows if r["outcome"] == "unsupported" and "kafka:VERSION," in (r["message"] or ""))
+    parts = {"total_s": round(seconds, 1), "jobs": jobs, "run_folders": len(os.listdir(results)),
+             "brokers": sorted({r["broker"] for r in rows}), "outcomes": dict(outcomes),
+             "unsupported_for_want_of_a_configured_broker": wanting}
+    print(f"\nkafka:{version} every property asked (--jobs {jobs}, ci): {seconds:.1f} s in all, "
+          f"{len(rows):,} rows {dict(outcomes)} on {', '.join(parts['brokers'])}; "
+          f"unsupported for want of a configured broker: {wanting}")
+    return parts
+
+
 SAMPLE_ENV = "KAC_BENCH_SILENT_SAMPLE"
 
 
@@ -175,7 +208,10 @@ def broker_start(spec: str) -> float:
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--default", action="store_true", help="time the README's main job (tansu, dev profile)")
-    p.add_argument("--kafka", metavar="VERSION", help="time a ci-profile run on one kafka:VERSION node")
+    p.add_argument("--kafka", metavar="VERSION", action="append", default=[],
+                   help="time a ci-profile run on one kafka:VERSION node (repeat, or VERSION,VERSION)")
+    p.add_argument("--all-properties", metavar="VERSION", action="append", default=[],
+                   help="time every property asked on kafka:VERSION (companions, --jobs 2; repeat)")
     p.add_argument("--start", metavar="SPEC", action="append", default=[], help="time a broker start (repeat)")
     p.add_argument("--silent", metavar="SPEC", action="append", default=[],
                    help="time the ci profile through proxy:mute@SPEC, a broker that never answers (repeat)")
@@ -187,7 +223,9 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if (a.sample or a.request_timeout is not None) and not a.silent:
         p.error("--sample and --request-timeout go with --silent SPEC")
-    if not (a.default or a.kafka or a.start or a.silent):
+    a.kafka = [v.strip() for x in a.kafka for v in x.split(",") if v.strip()]
+    a.all_properties = [v.strip() for x in a.all_properties for v in x.split(",") if v.strip()]
+    if not (a.default or a.kafka or a.all_properties or a.start or a.silent):
         a.default, a.start = True, ["tansu"]
     figures: dict = {}
     if a.start:
@@ -200,10 +238,14 @@ def main(argv=None) -> int:
         parts = run("tansu", "dev", "default run")
         figures["default_run_s"] = parts["total_s"]
         figures["default_run_parts"] = parts
-    if a.kafka:
-        parts = run(f"kafka:{a.kafka}", "ci", f"kafka:{a.kafka} ci run")
-        figures["kafka_ci_run_s"] = {f"kafka:{a.kafka}": parts["total_s"]}
-        figures["kafka_ci_run_parts"] = {f"kafka:{a.kafka}": parts}
+    for version in a.kafka:
+        parts = run(f"kafka:{version}", "ci", f"kafka:{version} ci run")
+        figures.setdefault("kafka_ci_run_s", {})[f"kafka:{version}"] = parts["total_s"]
+        figures.setdefault("kafka_ci_run_parts", {})[f"kafka:{version}"] = parts
+    for version in a.all_properties:
+        parts = all_properties(version)
+        figures.setdefault("kafka_all_properties_s", {})[f"kafka:{version}"] = parts["total_s"]
+        figures.setdefault("kafka_all_properties_parts", {})[f"kafka:{version}"] = parts
     for spec in a.silent:
         parts = silent(spec, a.sample, a.request_timeout)
         figures.setdefault("silent_slowest_cell_s", {})[f"proxy:mute@{spec}"] = parts["slowest_cell_s"]
