@@ -37,6 +37,7 @@ the breakdowns (``*_parts``) into FILE.
 from __future__ import annotations
 
 import argparse
+import glob
 import json
 import os
 import subprocess
@@ -132,15 +133,15 @@ def all_properties(version: str, jobs: int = 2) -> dict:
                             "--results-dir", results], env)
     if code not in (0, 1) or not os.path.isdir(results):
         raise SystemExit(f"bench_verdict: the kafka:{version} all-properties run ended with pytest exit code {code}")
-    rows = [json.loads(line) for run in sorted(os.listdir(results))
-            for line in open(os.path.join(results, run, "results.jsonl"), encoding="utf-8") if line.strip()]
+    folders = sorted(glob.glob(os.path.join(results, "*", "results.jsonl")))  # not LATEST, a file
+    rows = [json.loads(line) for f in folders for line in open(f, encoding="utf-8") if line.strip()]
     outcomes = defaultdict(int)
     for r in rows:
         outcomes[r["outcome"]] += 1
     # a reason that names a configured broker the suite could have started (as
     # tests/test_kafka_target.py reads it): there should be none
     wanting = sum(1 for r in rows if r["outcome"] == "unsupported" and "kafka:VERSION," in (r["message"] or ""))
-    parts = {"total_s": round(seconds, 1), "jobs": jobs, "run_folders": len(os.listdir(results)),
+    parts = {"total_s": round(seconds, 1), "jobs": jobs, "run_folders": len(folders),
              "brokers": sorted({r["broker"] for r in rows}), "outcomes": dict(outcomes),
              "unsupported_for_want_of_a_configured_broker": wanting}
     print(f"\nkafka:{version} every property asked (--jobs {jobs}, ci): {seconds:.1f} s in all, "
