@@ -57,7 +57,7 @@ def main(argv=None) -> int:
     scratch = None if a.out else tempfile.mkdtemp(prefix="bench-figures-")  # only this run's figures
     out_file = a.out or os.path.join(scratch, "figures.json")
     out = ["--out", out_file]
-    releases = [v.strip() for v in a.kafka.split(",") if v.strip()]
+    releases = bench_verdict.versions([a.kafka])
     code = 0
     if "overhead" in only:
         code |= bench_overhead.main(["--examples", str(a.examples)] + out)

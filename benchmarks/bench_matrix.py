@@ -24,7 +24,10 @@ from collections import Counter
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
-LIMIT_S = 1200.0
+
+from benchmarks.limits import LIMIT  # noqa: E402
+
+LIMIT_S = LIMIT["matrix_s"]
 
 
 def _seconds(manifest: dict) -> float:

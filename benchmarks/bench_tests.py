@@ -20,7 +20,11 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-LIMITS_S = {"fast": 180.0, "ci": 1200.0}
+sys.path.insert(0, ROOT)
+
+from benchmarks.limits import LIMIT  # noqa: E402
+
+LIMITS_S = {tier: LIMIT[f"tests_{tier}_s"] for tier in ("fast", "ci")}
 SELECT = {"fast": ["-m", "fast"], "ci": []}
 
 

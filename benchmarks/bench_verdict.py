@@ -44,7 +44,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -122,11 +122,17 @@ def _print(label: str, broker: str, profile: str, p: dict) -> None:
         f"\n    {c['wall_s']:.1f} s  {c['nodeid']} ({c['outcome']})" for c in slow))
 
 
+def versions(given: list[str]) -> list[str]:
+    """Release versions from repeated and comma-separated arguments (``4.4.0,3.9.2``)."""
+    return [v.strip() for x in given for v in x.split(",") if v.strip()]
+
+
 def all_properties(version: str, jobs: int = 2) -> dict:
     """Wall seconds of ``--broker kafka:VERSION --jobs JOBS --profile ci`` (no timing plugin:
     the companions run in worker processes), with its rows' outcomes across its run folders."""
     work = tempfile.mkdtemp(prefix="bench-all-properties-")
     results = os.path.join(work, "results")
+    # the run's own last-run file, so the user's (what tox -e report reads) is left alone
     env = {**os.environ, "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1"}
     seconds, code = _timed([sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "-q",
                             "--broker", f"kafka:{version}", "--jobs", str(jobs), "--profile", "ci",
@@ -135,9 +141,7 @@ def all_properties(version: str, jobs: int = 2) -> dict:
         raise SystemExit(f"bench_verdict: the kafka:{version} all-properties run ended with pytest exit code {code}")
     folders = sorted(glob.glob(os.path.join(results, "*", "results.jsonl")))  # not LATEST, a file
     rows = [json.loads(line) for f in folders for line in open(f, encoding="utf-8") if line.strip()]
-    outcomes = defaultdict(int)
-    for r in rows:
-        outcomes[r["outcome"]] += 1
+    outcomes = Counter(r["outcome"] for r in rows)
     # a reason that names a configured broker the suite could have started (as
     # tests/test_kafka_target.py reads it): there should be none
     wanting = sum(1 for r in rows if r["outcome"] == "unsupported" and "kafka:VERSION," in (r["message"] or ""))
@@ -224,8 +228,7 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     if (a.sample or a.request_timeout is not None) and not a.silent:
         p.error("--sample and --request-timeout go with --silent SPEC")
-    a.kafka = [v.strip() for x in a.kafka for v in x.split(",") if v.strip()]
-    a.all_properties = [v.strip() for x in a.all_properties for v in x.split(",") if v.strip()]
+    a.kafka, a.all_properties = versions(a.kafka), versions(a.all_properties)
     if not (a.default or a.kafka or a.all_properties or a.start or a.silent):
         a.default, a.start = True, ["tansu"]
     figures: dict = {}
