@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from faults import mutation
 from protocol.apis import ApiKey
 
@@ -114,6 +116,9 @@ def test_one_ctrl_c_stops_the_score_and_every_run_under_way(tmp_path):
         assert json.loads(manifest.read_text())["complete"] is False, manifest
 
 
+# a whole score (two baseline runs and the mutant's run, 35 s): the slow tier, with the
+# project's mutant scoring (tests/test_proxy.py), whose every run stops at its first kill
+@pytest.mark.slow
 def test_a_mutant_run_stops_at_its_first_kill(tmp_path):
     """The mutant's run ends at the first baseline-pass test that fails (faults/stop_at_kill.py):
     the rest could only kill the same mutant again. Its last row is that kill, and its
