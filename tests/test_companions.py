@@ -94,3 +94,20 @@ def test_property_selection_collects_only_the_companions_it_needs():
     routed = _collected("--broker", BASE, "--property", "E4,D1")
     assert set(routed) == {BASE, f"{BASE},nodes=3"}
     assert all(n.startswith("test_e4_") for n in routed[f"{BASE},nodes=3"])
+
+
+def test_every_module_whose_checks_need_a_configured_broker_names_it_as_the_predicate_reads():
+    """``wants_configured_broker`` (what tests/test_kafka_target.py and the bench count) finds
+    a reason by the spec it names, ``kafka:VERSION,OPTION``: a module marking checks
+    ``needs_broker`` that said it otherwise would hide its unsupported rows from both."""
+    from fixtures.companions import WANTING, wants_configured_broker
+    marking = [p for p in sorted((ROOT / "conformance").glob("test_*.py")) if "needs_broker(" in p.read_text()]
+    assert len(marking) >= 5, marking
+    for path in marking:
+        assert f"{WANTING}preset=" in path.read_text() or f"{WANTING}nodes=" in path.read_text(), \
+            f"{path.name}: no unsupported reason names {WANTING}OPTION"
+    reason = "needs a broker running the suite's policies: kafka:VERSION,preset=policy (...)"
+    assert wants_configured_broker({"outcome": "unsupported", "message": reason})
+    assert not wants_configured_broker({"outcome": "pass", "message": reason})
+    assert not wants_configured_broker({"outcome": "unsupported", "message": "CreateAcls v0: not advertised"})
+    assert not wants_configured_broker({"outcome": "unsupported", "message": None})
