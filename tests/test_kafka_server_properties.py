@@ -1,0 +1,29 @@
+"""What the suite writes in a Kafka node's server.properties (fixtures/targets/kafka.py),
+read without starting a JVM; what the broker then answers is in tests/test_kafka_target.py."""
+from __future__ import annotations
+
+from fixtures.targets import make_target
+
+LINGER = "controller.quorum.append.linger.ms"
+
+
+def properties(spec: str, tmp_path) -> dict[str, str]:
+    target = make_target(spec)
+    target.workdir = tmp_path
+    text = target.server_properties(1, [9092] * target.nodes, [9093] * target.nodes)
+    return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+
+
+def test_a_kraft_node_flushes_metadata_writes_at_once(tmp_path):
+    """Kafka's leader lingers 25 ms for writes to batch (QuorumConfig); the suite sends one at
+    a time, so every metadata write would wait it out."""
+    for spec in ("kafka:4.4.0", "kafka:3.3.2", "kafka:4.4.0,nodes=3", "kafka:4.4.0,preset=acl"):
+        assert properties(spec, tmp_path)[LINGER] == "0", spec
+
+
+def test_config_key_value_overrides_the_suites_linger(tmp_path):
+    assert properties(f"kafka:4.4.0,config.{LINGER}=25", tmp_path)[LINGER] == "25"
+
+
+def test_zookeeper_mode_has_no_kraft_quorum_to_configure(tmp_path):
+    assert LINGER not in properties("kafka:3.9.2,mode=zk", tmp_path)
