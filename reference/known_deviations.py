@@ -229,6 +229,12 @@ class Entry:
     api_versions: tuple[int, ...]
     doc: dict
 
+    @property
+    def unanswered(self) -> bool:
+        """Kafka leaves the shape's request unanswered: its dedicated check's row says it got
+        no answer within the request timeout (``message_regex``: "got timeout")."""
+        return "got timeout" in self.doc.get("message_regex", "")
+
     def applies(self, impl: str | None, version: str | None, mode: str | None = None) -> bool:
         return (impl == self.broker_impl and release_line(version) in self.releases
                 and (self.modes is None or (mode or "kraft") in self.modes))
