@@ -16,9 +16,10 @@ waiting on the broker (``benchmarks/timing.py``: every exchange's seconds on the
 against computing. ``--kafka VERSION`` does the same for one ``kafka:VERSION`` node at the
 ``ci`` profile (report included), and prints the slowest cells (the target: none over a
 minute); repeat it (or give ``4.4.0,3.9.2``) for one figure per release.
-``--all-properties VERSION`` times ``--broker kafka:VERSION --jobs 2 --profile ci`` as a
-release manager runs it, every property asked (``fixtures/companions.py``: the base and the
-configured companions its checks need, side by side), and counts the rows still
+``--all-properties VERSION`` times ``tox -e conformance -- --broker kafka:VERSION --profile ci``
+as a release manager runs it (``kafka-admin-conformance run``, its default ``--jobs``, the
+report included), every property asked (``fixtures/companions.py``: the base, in shards, and
+the configured companions its checks need, side by side), and counts the rows still
 ``unsupported`` for want of a configured broker (there should be none). ``--start SPEC`` times ``Target.start()`` (until ApiVersions answers) and stop.
 
 ``--silent SPEC`` runs the ``ci`` profile through ``proxy:mute@SPEC``, a broker that
@@ -127,18 +128,22 @@ def versions(given: list[str]) -> list[str]:
     return [v.strip() for x in given for v in x.split(",") if v.strip()]
 
 
-def all_properties(version: str, jobs: int = 2) -> dict:
-    """Wall seconds of ``--broker kafka:VERSION --jobs JOBS --profile ci`` (no timing plugin:
-    the companions run in worker processes), with its rows' outcomes across its run folders."""
+def all_properties(version: str) -> dict:
+    """Wall seconds of ``tox -e conformance -- --broker kafka:VERSION --profile ci`` as tox runs
+    it (``kafka-admin-conformance run``: the suite with its default ``--jobs``, no timing
+    plugin, then the dashboard, the reproducers and SUMMARY.md), with its rows' outcomes
+    across its run folders."""
+    from fixtures.console import default_jobs
+
     work = tempfile.mkdtemp(prefix="bench-all-properties-")
     results = os.path.join(work, "results")
     # the run's own last-run file, so the user's (what tox -e report reads) is left alone
     env = {**os.environ, "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1"}
-    seconds, code = _timed([sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "-q",
-                            "--broker", f"kafka:{version}", "--jobs", str(jobs), "--profile", "ci",
-                            "--results-dir", results], env)
+    jobs = int(default_jobs([])[1])
+    seconds, code = _timed([sys.executable, "-m", "fixtures.console", "run", "--out", os.path.join(work, "report"),
+                            "--broker", f"kafka:{version}", "--profile", "ci", "--results-dir", results], env)
     if code not in (0, 1) or not os.path.isdir(results):
-        raise SystemExit(f"bench_verdict: the kafka:{version} all-properties run ended with pytest exit code {code}")
+        raise SystemExit(f"bench_verdict: the kafka:{version} all-properties run ended with exit code {code}")
     folders = sorted(glob.glob(os.path.join(results, "*", "results.jsonl")))  # not LATEST, a file
     rows = [json.loads(line) for f in folders for line in open(f, encoding="utf-8") if line.strip()]
     outcomes = Counter(r["outcome"] for r in rows)
@@ -147,7 +152,8 @@ def all_properties(version: str, jobs: int = 2) -> dict:
     parts = {"total_s": round(seconds, 1), "jobs": jobs, "run_folders": len(folders),
              "brokers": sorted({r["broker"] for r in rows}), "outcomes": dict(outcomes),
              "unsupported_for_want_of_a_configured_broker": wanting}
-    print(f"\nkafka:{version} every property asked (--jobs {jobs}, ci): {seconds:.1f} s in all, "
+    print(f"\nkafka:{version} every property asked (tox -e conformance, --jobs {jobs}, ci, report included): "
+          f"{seconds:.1f} s in all, "
           f"{len(rows):,} rows {dict(outcomes)} on {', '.join(parts['brokers'])}; "
           f"unsupported for want of a configured broker: {wanting}")
     return parts
@@ -215,7 +221,7 @@ def main(argv=None) -> int:
     p.add_argument("--kafka", metavar="VERSION", action="append", default=[],
                    help="time a ci-profile run on one kafka:VERSION node (repeat, or VERSION,VERSION)")
     p.add_argument("--all-properties", metavar="VERSION", action="append", default=[],
-                   help="time every property asked on kafka:VERSION (companions, --jobs 2; repeat)")
+                   help="time every property asked on kafka:VERSION as tox -e conformance runs it (repeat)")
     p.add_argument("--start", metavar="SPEC", action="append", default=[], help="time a broker start (repeat)")
     p.add_argument("--silent", metavar="SPEC", action="append", default=[],
                    help="time the ci profile through proxy:mute@SPEC, a broker that never answers (repeat)")

@@ -78,3 +78,15 @@ def test_summary_of_no_run_is_one_line(tmp_path, capsys):
     from reports.cli import run
     assert run(summary.main, ["--results-dir", str(tmp_path), "--out", str(tmp_path / "r")]) == 2
     assert capsys.readouterr().err.startswith("error: no run folders under")
+
+
+def test_run_asks_as_many_workers_as_cpus_unless_told():
+    """``run`` (tox -e conformance) gives the suite ``--jobs`` twice the CPUs, so ``--broker
+    kafka:VERSION`` runs its companions and shards side by side; not where the user chose
+    ``--jobs``, nor with ``--junitxml`` (one file, which every worker would write)."""
+    import os
+    cpus = str(console.JOBS_PER_CPU * len(os.sched_getaffinity(0)))
+    assert console.default_jobs(["--broker", "kafka:4.4.0"]) == ["--jobs", cpus]
+    assert console.default_jobs([]) == ["--jobs", cpus]
+    for given in (["--jobs", "1"], ["--jobs=3"], ["--junitxml", "x.xml"], ["--junitxml=x.xml"]):
+        assert console.default_jobs(["--broker", "kafka:4.4.0", *given]) == [], given
