@@ -226,29 +226,65 @@ def test_ctrl_c_during_a_kafka_run_leaves_no_java_and_no_data(tmp_path):
 
 # -- CI: the suite reports no deviation where Kafka behaves as Kafka ----------------------
 
+#: the run's workers: tox -e conformance's default on the project's 2-CPU machine
+#: (fixtures/console.py), so the release's own checks run in four shards beside its companions
+CI_JOBS = 4
+
+
+class Runs:
+    """The run folders of one ``--jobs`` run: every row, every manifest, and the release's own
+    entry (a shard's first broker)."""
+
+    def __init__(self, tmp: Path):
+        self.tmp = tmp
+        self.folders = [Path(line) for line in (tmp / "last-run").read_text().split()]
+        self.manifests = [json.loads((f / "manifest.json").read_text()) for f in self.folders]
+        self.rows = [r for f in self.folders for r in read_rows(f / "results.jsonl")]
+        self.brokers = [b for m in self.manifests for b in m["brokers"]]
+        self.release = next(b for b in self.brokers if b["spec"] == KAFKA)
+
+
 @pytest.fixture(scope="module")
 def kafka_ci_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("kafka-ci")
-    cmd, env = suite(tmp, "--broker", KAFKA)
+    cmd, env = suite(tmp, "--broker", KAFKA, "--jobs", str(CI_JOBS))
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=1800)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
-    return tmp, last_run(tmp)
+    return Runs(tmp)
 
 
 def test_on_the_newest_kafka_every_fail_is_a_reviewed_known_deviation(kafka_ci_run):
-    tmp, run = kafka_ci_run
-    proc = subprocess.run([sys.executable, "-m", "reports.known", str(run), "--require-kafka"], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run([sys.executable, "-m", "reports.known", "--runs-from", str(kafka_ci_run.tmp / "last-run"),
+                           "--require-kafka"], cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert not leftovers(tmp)
+    assert not leftovers(kafka_ci_run.tmp)
 
 
 def test_on_kafka_every_row_of_every_property_is_well_formed(kafka_ci_run):
     from conformance.catalogue import rows as catalogue
-    _, run = kafka_ci_run
-    rows = read_rows(run / "results.jsonl")
-    assert_well_formed(rows, run.name)
-    assert {r["property"] for r in rows} == {r[0] for r in catalogue()}, "a property of the catalogue has no row"
+    for folder in kafka_ci_run.folders:
+        assert_well_formed(read_rows(folder / "results.jsonl"), folder.name)
+    assert {r["property"] for r in kafka_ci_run.rows} == {r[0] for r in catalogue()}, \
+        "a property of the catalogue has no row"
+
+
+def test_on_kafka_the_release_runs_in_shards_of_whole_properties_and_p5_judges_every_shards_traffic(kafka_ci_run):
+    """``--jobs 4`` on one release: its own checks in four shards (fixtures/shards.py), each a
+    run folder of its own; a cell's rows are all in one folder; the traffic readers (P5, P6)
+    are in shard 1, which the three other shards' traffic logs joined before they ran."""
+    shards = {m["shard"]: (f, m) for f, m in zip(kafka_ci_run.folders, kafka_ci_run.manifests) if m.get("shard")}
+    assert sorted(shards) == [f"{k}/{CI_JOBS}" for k in range(1, CI_JOBS + 1)], sorted(shards)
+    first, manifest = shards[f"1/{CI_JOBS}"]
+    assert manifest["shard_traffic"] == {"joined": CI_JOBS - 1, "without_a_log": []}, manifest["shard_traffic"]
+    where: dict = {}
+    for folder in kafka_ci_run.folders:
+        for r in read_rows(folder / "results.jsonl"):
+            where.setdefault((r["broker"], r["api_key"], r["api_version"], r["property"]), set()).add(folder)
+            if r["property"] in ("P5", "P6") and r["broker"] == KAFKA:
+                assert folder == first, r["test"]
+    assert all(len(f) == 1 for f in where.values()), [k for k, f in where.items() if len(f) > 1][:5]
+    p5 = [r for r in read_rows(first / "results.jsonl") if r["property"] == "P5" and r["outcome"] == "pass"]
+    assert p5, "P5 passed no cell: no shard's traffic provoked a code it gates"
 
 
 def test_on_kafka_every_property_is_asked_none_unsupported_for_want_of_a_configured_broker(kafka_ci_run):
@@ -257,12 +293,10 @@ def test_on_kafka_every_property_is_asked_none_unsupported_for_want_of_a_configu
     so no row is ``unsupported`` for a broker configuration the suite could have made (those
     reasons all name ``kafka:VERSION,OPTION``)."""
     from fixtures.companions import OPTIONS, wants_configured_broker
-    _, run = kafka_ci_run
-    rows = read_rows(run / "results.jsonl")
+    rows = kafka_ci_run.rows
     wanting = [r for r in rows if wants_configured_broker(r)]
     assert not wanting, [(r["broker"], r["property"], r["message"][:120]) for r in wanting[:5]]
-    manifest = json.loads((run / "manifest.json").read_text())
-    companions = {b["spec"]: b for b in manifest["brokers"] if b.get("companion_of")}
+    companions = {b["spec"]: b for b in kafka_ci_run.brokers if b.get("companion_of")}
     assert set(companions) == {f"{KAFKA},{o}" for o in OPTIONS}, sorted(companions)
     for spec, b in companions.items():
         assert b["companion_of"] == KAFKA and b["version"] == NEWEST_RELEASE and not b["error"], b
@@ -330,10 +364,8 @@ def test_a_companion_follows_its_own_settings_from_its_first_check(tmp_path):
 
 
 def test_on_kafka_every_advertised_version_of_every_admin_api_has_rows(kafka_ci_run):
-    _, run = kafka_ci_run
-    rows = read_rows(run / "results.jsonl")
-    manifest = json.loads((run / "manifest.json").read_text())
-    broker = manifest["brokers"][0]
+    rows = kafka_ci_run.rows
+    broker = kafka_ci_run.release
     assert broker["impl"] == "apache-kafka" and broker["version"] == NEWEST_RELEASE
     assert broker["kafka_release"] == ".".join(NEWEST_RELEASE.split(".")[:2])
     seen = {(r["api_key"], r["api_version"]) for r in rows if r["property"] == "P1" and r["outcome"] == "pass"}
@@ -383,9 +415,7 @@ def test_on_kafka_the_known_deviation_costs_one_row_per_version_and_nothing_else
     from reference.known_deviations import entries
     from reports import known
 
-    _, run = kafka_ci_run
-    rows = read_rows(run / "results.jsonl")
-    manifest = json.loads((run / "manifest.json").read_text())
+    rows = kafka_ci_run.rows
     budget = PROFILES["ci"]
     for prop in ("V1", "V2", "V3", "S1"):
         mine = [r for r in rows if r["property"] == prop and r["api_key"] == ApiKey.AlterConfigs]
@@ -393,7 +423,7 @@ def test_on_kafka_the_known_deviation_costs_one_row_per_version_and_nothing_else
         for r in mine:
             assert (r["outcome"], r["examples"]) == ("pass", budget), (prop, r["api_version"], r["message"])
     entry = known.read()[0]
-    lo, hi = manifest["brokers"][0]["api_versions"][str(entry.api_key)]
+    lo, hi = kafka_ci_run.release["api_versions"][str(entry.api_key)]
     dedicated = [r for r in rows if known.check_function(r) == entry.test]
     assert sorted(r["api_version"] for r in dedicated) == list(range(lo, min(hi, max(entry.api_versions)) + 1))
     assert all(entry.matches(r) for r in dedicated), [r["message"] for r in dedicated]
@@ -405,7 +435,7 @@ def test_on_kafka_the_known_deviation_costs_one_row_per_version_and_nothing_else
                                                 for e in known.read())]
     assert not unexplained, [(r["property"], r["api_name"], r["api_version"], r["message"][:120])
                              for r in unexplained]
-    timeout = float(manifest.get("request_timeout") or 15.0)
+    timeout = float(kafka_ci_run.manifests[0].get("request_timeout") or 15.0)
     assert all(r["duration_s"] < 2 * timeout + 10 for r in dedicated), [r["duration_s"] for r in dedicated]
     assert [e.id for e in entries()] == [e.id for e in known.read()]
 
