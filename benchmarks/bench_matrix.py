@@ -39,12 +39,16 @@ def main(argv=None) -> int:
     from fixtures.known import every_target
 
     p = argparse.ArgumentParser(prog="python benchmarks/bench_matrix.py", description=__doc__.split("\n\n")[0])
-    p.add_argument("--jobs", type=int, default=2)
+    p.add_argument("--jobs", type=int, default=None,
+                   help="workers side by side (default: tox -e conformance's, twice the CPUs)")
     p.add_argument("--profile", default="ci")
     p.add_argument("--seed", default="27")
     p.add_argument("--results-dir", help="keep the runs here (default: a folder removed afterwards)")
     p.add_argument("--out", metavar="FILE")
     a = p.parse_args(argv)
+    if a.jobs is None:
+        from fixtures.console import default_jobs
+        a.jobs = int(default_jobs([])[1])
     specs = [spec for spec, _, _ in every_target()]
     results = a.results_dir or tempfile.mkdtemp(prefix="bench-matrix-")
     cmd = [sys.executable, "-m", "pytest", "--pyargs", "conformance", "-c", os.path.join(ROOT, "conformance", "suite.ini"),

@@ -463,7 +463,8 @@ def test_u2_deleting_a_mechanisms_last_credential_keeps_another_users_upsertion_
     when a deletion empties it and then puts the upsertion into the detached map, where the
     deletion is visited first: the dedicated check of the known deviation
     ``scram-upsertion-lost-when-a-deletion-empties-its-mechanism``. It needs a mechanism no
-    user of the cluster holds."""
+    user of the cluster holds; where only users of this run hold one (other checks'
+    upsertions), their credentials of it are deleted first."""
     check.require(api_key, version)
     scram = Scram(check)
 
