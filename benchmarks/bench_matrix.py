@@ -47,8 +47,8 @@ def main(argv=None) -> int:
     p.add_argument("--out", metavar="FILE")
     a = p.parse_args(argv)
     if a.jobs is None:
-        from fixtures.console import default_jobs
-        a.jobs = int(default_jobs([])[1])
+        from fixtures.console import default_job_count
+        a.jobs = default_job_count()
     specs = [spec for spec, _, _ in every_target()]
     results = a.results_dir or tempfile.mkdtemp(prefix="bench-matrix-")
     cmd = [sys.executable, "-m", "pytest", "--pyargs", "conformance", "-c", os.path.join(ROOT, "conformance", "suite.ini"),

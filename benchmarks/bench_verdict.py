@@ -133,13 +133,13 @@ def all_properties(version: str) -> dict:
     it (``kafka-admin-conformance run``: the suite with its default ``--jobs``, no timing
     plugin, then the dashboard, the reproducers and SUMMARY.md), with its rows' outcomes
     across its run folders."""
-    from fixtures.console import default_jobs
+    from fixtures.console import default_job_count
 
     work = tempfile.mkdtemp(prefix="bench-all-properties-")
     results = os.path.join(work, "results")
     # the run's own last-run file, so the user's (what tox -e report reads) is left alone
     env = {**os.environ, "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1"}
-    jobs = int(default_jobs([])[1])
+    jobs = default_job_count()
     seconds, code = _timed([sys.executable, "-m", "fixtures.console", "run", "--out", os.path.join(work, "report"),
                             "--broker", f"kafka:{version}", "--profile", "ci", "--results-dir", results], env)
     if code not in (0, 1) or not os.path.isdir(results):
