@@ -52,3 +52,32 @@ def tansu():
 def noida():
     """A noida-db broker of the module's own (started once per module, stopped after it)."""
     yield from _started("noida")
+
+
+def _cpu_seconds() -> float:
+    """This process's CPU seconds plus those of every child it (or they) waited for: the
+    brokers, JVMs and pytest runs a test started and stopped."""
+    import resource
+    s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
+
+
+_CPU_SEEN = [0.0]
+
+
+def pytest_runtest_logfinish(nodeid, location):
+    """With ``KAC_TEST_CPU_FILE`` set, appends each test's CPU seconds (its own and its
+    stopped children's, since the previous test of this process) as a JSON line: where CI's
+    CPU goes, per module (``python benchmarks/bench_tests.py --cpu FILE`` sums it; issue 29,
+    item 4: CI is CPU-bound on 2 CPUs)."""
+    import json
+    import os
+    import time
+    out = os.environ.get("KAC_TEST_CPU_FILE")
+    if not out:
+        return
+    now = _cpu_seconds()
+    last, _CPU_SEEN[0] = _CPU_SEEN[0], now
+    with open(out, "a", encoding="utf-8") as fh:
+        fh.write(json.dumps({"test": nodeid, "cpu_s": round(now - last, 2), "at": round(time.time(), 1),
+                             "worker": os.environ.get("PYTEST_XDIST_WORKER", "")}) + "\n")
