@@ -64,7 +64,7 @@ def _suite(broker: str, profile: str, label: str, args: tuple = (), env: dict | 
     seconds, benchmarks.timing's figures)."""
     work = tempfile.mkdtemp(prefix=f"bench-verdict-{label}-")
     env = {**os.environ, "KAC_BENCH_TIMING": os.path.join(work, "timing.json"),
-           "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1", **(env or {})}
+           "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), **(env or {})}
     suite_s, code = _timed([sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "-q",
                             "-p", "benchmarks.timing", "--broker", broker, "--profile", profile,
                             "--results-dir", os.path.join(work, "results"), *args], env)
@@ -138,7 +138,7 @@ def all_properties(version: str) -> dict:
     work = tempfile.mkdtemp(prefix="bench-all-properties-")
     results = os.path.join(work, "results")
     # the run's own last-run file, so the user's (what tox -e report reads) is left alone
-    env = {**os.environ, "KAC_LAST_RUN_FILE": os.path.join(work, "last-run"), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, "KAC_LAST_RUN_FILE": os.path.join(work, "last-run")}
     jobs = default_job_count()
     seconds, code = _timed([sys.executable, "-m", "fixtures.console", "run", "--out", os.path.join(work, "report"),
                             "--broker", f"kafka:{version}", "--profile", "ci", "--results-dir", results], env)
