@@ -3,6 +3,7 @@
 one a benchmark writes."""
 from __future__ import annotations
 
+import os
 import pathlib
 import subprocess
 import sys
@@ -35,3 +36,19 @@ def test_an_unknown_benchmark_is_a_one_line_error():
     proc = subprocess.run([sys.executable, "-m", "benchmarks", "--only", "speed"], cwd=ROOT,
                           capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and "unknown benchmark speed" in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_the_tests_cpu_is_summed_per_module_from_the_conftest_lines(tmp_path, monkeypatch):
+    """tests/conftest.py writes a line per test when KAC_TEST_CPU_FILE is set; bench_tests
+    --cpu sums them per module (here from a real pytest run of two tiny tests)."""
+    from benchmarks.bench_tests import cpu_by_module
+    (tmp_path / "test_two.py").write_text("import time\n\ndef test_a():\n    t = time.process_time()\n"
+                                          "    while time.process_time() - t < 0.3:\n        pass\n\n"
+                                          "def test_b():\n    pass\n")
+    (tmp_path / "conftest.py").write_text((ROOT / "tests" / "conftest.py").read_text())
+    out = tmp_path / "cpu.jsonl"
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path / "test_two.py")],
+                   cwd=tmp_path, env={**os.environ, "KAC_TEST_CPU_FILE": str(out)}, check=True,
+                   capture_output=True)
+    (module, seconds), = cpu_by_module(str(out))
+    assert module.endswith("test_two.py") and seconds >= 0.3, (module, seconds)
