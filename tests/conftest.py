@@ -1,6 +1,11 @@
 """Fixtures shared by the project's tests."""
 from __future__ import annotations
 
+import json
+import os
+import resource
+import time
+
 import pytest
 
 from fixtures.targets import make_target
@@ -57,7 +62,6 @@ def noida():
 def _cpu_seconds() -> float:
     """This process's CPU seconds plus those of every child it (or they) waited for: the
     brokers, JVMs and pytest runs a test started and stopped."""
-    import resource
     s, c = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     return s.ru_utime + s.ru_stime + c.ru_utime + c.ru_stime
 
@@ -70,9 +74,6 @@ def pytest_runtest_logfinish(nodeid, location):
     stopped children's, since the previous test of this process) as a JSON line: where CI's
     CPU goes, per module (``python benchmarks/bench_tests.py --cpu FILE`` sums it; issue 29,
     item 4: CI is CPU-bound on 2 CPUs)."""
-    import json
-    import os
-    import time
     out = os.environ.get("KAC_TEST_CPU_FILE")
     if not out:
         return
