@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import struct
 import subprocess
 import sys
 import uuid
@@ -25,6 +26,7 @@ import pytest
 
 from protocol import codec, requests, wire
 from protocol.apis import ApiKey
+from protocol.errors import Errors
 from fixtures.repro import runtime
 from fixtures.results import read_rows
 from fixtures.targets import make_target
@@ -109,6 +111,29 @@ def test_the_stdlib_decoder_reads_real_answers_as_the_codec_does(broker):
 def test_the_standalone_decoder_knows_apiversions_by_kafkas_key():
     """runtime.py may not import the suite: its one API key is checked against protocol here."""
     assert runtime.API_VERSIONS == ApiKey.ApiVersions
+
+
+def _api_versions_v3(cid):
+    """An ApiVersions v3 answer (header v0, compact array, tagged fields) advertising one API."""
+    return (struct.pack(">ih", cid, 0) + bytes([2]) + struct.pack(">hhh", ApiKey.Metadata, 0, 12) + b"\0"
+            + struct.pack(">i", 0) + b"\0")
+
+
+def test_an_apiversions_answer_read_neither_as_asked_nor_as_v0_is_undecodable():
+    """The v0 fallback (Kafka's clients read an UNSUPPORTED_VERSION answer as v0) is tried
+    only as a second reading: an answer cut short that reads neither way is ``undecodable``
+    at the version asked, never an exception out of the judge's reader; a v0 answer to a v3
+    request still reads as v0."""
+    schema = codec.APIS[ApiKey.ApiVersions].response_schema
+    whole = _api_versions_v3(7)
+    ok = runtime.read_answer(schema, ApiKey.ApiVersions, 3, 7, "ok", whole)
+    assert ok.status == "ok" and ok.response["api_keys"][0]["max_version"] == 12
+    for cut in range(1, len(whole) - 4):
+        a = runtime.read_answer(schema, ApiKey.ApiVersions, 3, 7, "ok", whole[:-cut])
+        assert a.status == "undecodable" and a.detail.startswith("the answer does not parse as v3"), (cut, a.detail)
+    v0 = struct.pack(">ihi", 7, Errors.UNSUPPORTED_VERSION, 0)   # as Kafka answers too new a version
+    fallback = runtime.read_answer(schema, ApiKey.ApiVersions, 3, 7, "ok", v0)
+    assert fallback.status == "ok" and fallback.response["error_code"] == Errors.UNSUPPORTED_VERSION
 
 
 # -- mutants: exit 1 under the fault, 0 without it --------------------------------------------
