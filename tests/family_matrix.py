@@ -1,15 +1,17 @@
-"""One matrix run the family can-fail tests share: a property module over the transparent
-proxy's baseline and every mutant of the family, side by side (``--jobs``), as users run a
-matrix (``python -m pytest conformance/test_X.py --broker proxy:M@SPEC ... --jobs 2``).
+"""The runs the family can-fail tests share: a property module over the transparent proxy's
+baseline and every mutant of the family, each broker a run of its own, two at a time, as
+users run it (``python -m pytest conformance/test_X.py --broker proxy:M@SPEC --property P``);
+a mutant's run asks only the properties it catches, which is all its tests read of it.
 
-Each broker's run is its own results folder (``KAC_LAST_RUN_FILE`` lists them in the order of
-the specs): a mutant's finding replays from its own run's results.jsonl.
+Each broker's run is its own results folder: a mutant's finding replays from its own run's
+results.jsonl.
 """
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -22,25 +24,46 @@ ROOT = Path(__file__).resolve().parents[1]
 JOBS = int(os.environ.get("KAC_FAMILY_JOBS", "2"))
 
 
-def family_run(tmp: Path, module: str, specs: list[str], *extra: str, timeout: float = 1800
-               ) -> dict[str, tuple[Path, dict]]:
+def family_run(tmp: Path, module: str, specs: list[str], *extra: str, timeout: float = 1800,
+               props_of: dict[str, tuple[str, ...]] | None = None) -> dict[str, tuple[Path, dict]]:
     """Run ``module`` against every spec; for each: (its results.jsonl, its rows by cell
-    ``(property, api_key, api_version)``, a list per cell)."""
+    ``(property, api_key, api_version)``, a list per cell).
+
+    With ``props_of`` (spec -> properties), each spec is a run of its own (``JOBS`` at a
+    time), and a spec named there asks only those properties (``--property``): a mutant's
+    run asks what it catches, which is all the family's tests read of it, instead of every
+    property of the module (the groups' mutants name one or two of six; issue 29). Else one
+    matrix run of every spec (``--jobs``)."""
+    if props_of is None:
+        groups = [(specs, ())]
+    else:
+        groups = [([s], tuple(f"--property={p}" for p in props_of.get(s, ()))) for s in specs]
+    with ThreadPoolExecutor(JOBS if props_of is not None else 1) as pool:
+        outputs = list(pool.map(lambda ig: _pytest(tmp / f"run-{ig[0]}", module, ig[1][0], (*extra, *ig[1][1]),
+                                                   timeout, JOBS if props_of is None else 1), enumerate(groups)))
+    out: dict[str, tuple[Path, dict]] = {}
+    for folders, _ in outputs:
+        for line in folders:
+            results = Path(line) / "results.jsonl"
+            for r in read_rows(results):
+                cells = out.setdefault(r["broker"], (results, {}))[1]
+                cells.setdefault((r["property"], r["api_key"], r["api_version"]), []).append(r)
+    missing = [s for s in specs if s not in out]
+    assert not missing, f"no rows for {missing}: " + "".join(o for _, o in outputs)[-2000:]
+    return out
+
+
+def _pytest(tmp: Path, module: str, specs: list[str], extra: tuple, timeout: float, jobs: int
+            ) -> tuple[list[str], str]:
+    """One run of ``module`` against ``specs``: (its run folders, the tail of its output)."""
+    tmp.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
     cmd = [sys.executable, "-m", "pytest", module, "-q", "-p", "no:cacheprovider", "--profile", "ci",
-           "--seed", "1", "--results-dir", str(tmp / "results"), "--jobs", str(JOBS), *extra,
+           "--seed", "1", "--results-dir", str(tmp / "results"), "--jobs", str(jobs), *extra,
            *[a for s in specs for a in ("--broker", s)]]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    out: dict[str, tuple[Path, dict]] = {}
-    for line in (tmp / "last-run").read_text().split():
-        results = Path(line) / "results.jsonl"
-        for r in read_rows(results):
-            cells = out.setdefault(r["broker"], (results, {}))[1]
-            cells.setdefault((r["property"], r["api_key"], r["api_version"]), []).append(r)
-    missing = [s for s in specs if s not in out]
-    assert not missing, f"no rows for {missing}: " + proc.stdout[-2000:]
-    return out
+    return (tmp / "last-run").read_text().split(), proc.stdout[-2000:]
 
 
 def rows_by_spec(run: dict[str, tuple[Path, dict]]) -> dict[str, dict]:
@@ -73,7 +96,8 @@ class Family:
         return f"proxy:{name}@{self.mutants[name].over}"
 
     def run(self, tmp: Path) -> dict[str, tuple[Path, dict]]:
-        out = family_run(tmp, self.module, [self.baseline, *(self.spec_of(n) for n in self.mutants)], *self.extra)
+        out = family_run(tmp, self.module, [self.baseline, *(self.spec_of(n) for n in self.mutants)], *self.extra,
+                         props_of={self.spec_of(n): tuple(c.catches) for n, c in self.mutants.items()})
         if self.leave_out is None:
             return out
         return {spec: (results, {cell: kept for cell, rs in cells.items()
@@ -88,7 +112,7 @@ class Family:
 
         @pytest.fixture(scope="module")
         def run(tmp_path_factory):
-            """Each broker's (results.jsonl, rows by cell), from one matrix run."""
+            """Each broker's (results.jsonl, rows by cell), from its run."""
             return family.run(tmp_path_factory.mktemp(f"{family.name}-can-fail"))
 
         @pytest.fixture(scope="module")

@@ -3,10 +3,10 @@ where the same broker behind the transparent proxy passes them.
 
 The suite runs as users run it (``python -m pytest conformance/test_acls.py --broker
 proxy:MUTANT@kafka:4.4.0,preset=acl --profile ci --seed 1``), once, with every ACL mutant
-and the baseline as brokers of one matrix; the tests below read its rows. The mutants are
-measured over Apache Kafka with the ``acl`` preset: it is the only target with an
-authorizer (noida answers SECURITY_DISABLED, tansu does not serve DeleteAcls), so each
-broker of the matrix is a Kafka JVM of its own.
+and the baseline each in a run of its own, two at a time (a mutant's asks only what it
+catches); the tests below read its rows. The mutants are measured over Apache Kafka with the
+``acl`` preset: it is the only target with an authorizer (noida answers SECURITY_DISABLED,
+tansu does not serve DeleteAcls), so each broker is a Kafka JVM of its own.
 """
 from __future__ import annotations
 

@@ -3,8 +3,9 @@ it names, where the same broker behind the transparent proxy passes them.
 
 The suite runs as users run it (``python -m pytest conformance/test_client_quotas.py
 --broker proxy:MUTANT@kafka:4.4.0 --profile ci --seed 1``), once, with every quota mutant
-and the baseline as brokers of one matrix; the tests below read its rows. The mutants are
-measured over Apache Kafka: noida and tansu do not serve the quota APIs.
+and the baseline each in a run of its own, two at a time (a mutant's asks only what it
+catches); the tests below read its rows. The mutants are measured over Apache Kafka: noida
+and tansu do not serve the quota APIs.
 """
 from __future__ import annotations
 

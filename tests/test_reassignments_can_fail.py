@@ -4,8 +4,9 @@ them.
 
 The suite runs as users run it (``python -m pytest conformance/test_reassignments.py
 --broker proxy:MUTANT@kafka:4.4.0 --profile ci --seed 1``), once, with every mutant and the
-baseline as brokers of one matrix; the tests below read its rows. The mutants are measured
-over kafka:4.4.0 (one node: every reassignment target is the partition's own replica).
+baseline each in a run of its own, two at a time (a mutant's asks only what it catches); the
+tests below read its rows. The mutants are measured over kafka:4.4.0 (one node: every
+reassignment target is the partition's own replica).
 """
 from __future__ import annotations
 
