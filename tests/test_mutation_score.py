@@ -1,5 +1,6 @@
-"""The mutation score counts honest kills (issue 11): per test, over a baseline run twice
-(flaky tests left out), and a mutant run that exceeds its time is a survivor, not a crash."""
+"""The mutation score counts honest kills (issue 11): per test, over a test that passed two
+baseline runs (flaky tests left out), and a mutant run that exceeds its time is a survivor,
+not a crash."""
 from __future__ import annotations
 
 import json
@@ -116,7 +117,32 @@ def test_one_ctrl_c_stops_the_score_and_every_run_under_way(tmp_path):
         assert json.loads(manifest.read_text())["complete"] is False, manifest
 
 
-# a whole score (two baseline runs and the mutant's run, 35 s): the slow tier, with the
+@pytest.mark.slow
+def test_a_kill_after_one_baseline_run_stands_only_when_its_test_passes_once_more():
+    """After a single whole baseline run, a mutant's quickest kills are asked again, alone,
+    through the transparent proxy (faults.mutation.confirm_kills): through ``proxy:none`` the
+    killing tests pass and the kills stand; asked through the mutant itself they fail, as a
+    flaky test would, and none stands."""
+    from argparse import Namespace
+    args = Namespace(broker=None, profile="ci", seed=mutation.DEFAULT_SEED, keep=None, timeout=300.0)
+    baselines = mutation.Baselines(["result-missing"], args)
+    run = mutation.mutant_run("result-missing", args, baselines)
+    try:
+        assert run.whole == 1 and "its killing tests twice" in run.which, run.which
+        keys = {mutation.test_key(r) for r in mutation.leading(run.kills())}
+        assert keys and all(k[0] for k in keys), run.note
+        assert mutation.confirm_kills(run.base, keys, args) == keys
+        spec, props, extra = run.base
+        mutant = f"proxy:result-missing@{spec}"
+        through = f"proxy:none@{mutant}"
+        rows, _ = mutation.run_suite(through, props, args, extra, tests=[k[0].replace("<broker>", through) for k in keys])
+        assert [r["outcome"] for r in rows] == ["fail"] * len(keys), rows     # each asked alone, each failed
+        assert mutation.confirm_kills((mutant, props, extra), keys, args) == set()
+    finally:
+        run.folder.cleanup()
+
+
+# a whole score (a baseline run, the mutant's run, its kills again, 30 s): the slow tier, with the
 # project's mutant scoring (tests/test_proxy.py), whose every run stops at its first kill
 @pytest.mark.slow
 def test_a_mutant_run_stops_at_its_first_kill(tmp_path):
