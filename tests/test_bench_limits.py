@@ -52,3 +52,15 @@ def test_the_tests_cpu_is_summed_per_module_from_the_conftest_lines(tmp_path, mo
                    capture_output=True)
     (module, seconds), = cpu_by_module(str(out))
     assert module.endswith("test_two.py") and seconds >= 0.3, (module, seconds)
+
+
+def test_the_longest_modules_are_collected_first_and_each_exists():
+    """tests/conftest.py's LONGEST_FIRST names modules that exist, and the collection starts
+    with them in that order (--dist loadfile hands them out first)."""
+    from tests.conftest import LONGEST_FIRST
+    assert all(next((ROOT / "tests").rglob(name), None) for name in LONGEST_FIRST), LONGEST_FIRST
+    proc = subprocess.run([sys.executable, "-m", "pytest", "tests", "--collect-only", "-q", "-p", "no:cacheprovider"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    files = list(dict.fromkeys(line.split("::")[0].rsplit("/", 1)[-1] for line in proc.stdout.splitlines()
+                               if "::" in line))
+    assert files[:len(LONGEST_FIRST)] == list(LONGEST_FIRST), files[:12]
