@@ -31,15 +31,16 @@ FAST_MODULES = frozenset({
 })
 
 
-#: The longest modules of CI, longest first (wall seconds on one of three workers, CI
-#: rehearsal of 2026-11-28 15:07: 716, 565, 258, 246, 171, 165, 156, 125). They are collected
-#: first, so ``--dist loadfile`` hands them out first and the short ones fill in after them
-#: (longest processing time first): collected in file order, test_shared_cluster.py started
-#: at 1,066 s and ran alone for the last 70 s of a 1,324 s run. A module left out only
-#: runs later; a stale order costs minutes, never a result.
-LONGEST_FIRST = ("test_proxy.py", "test_kafka_target.py", "test_shared_cluster.py", "test_conformance_run.py",
-                 "test_configs_can_fail.py", "test_client_quotas_can_fail.py", "test_repro.py",
-                 "test_scram_can_fail.py")
+#: The longest modules of CI, longest first (wall seconds on one of three workers in the CI
+#: rehearsal of 4a043da, 2026-11-28: 624, 535, 323, 268, 161, 147, 113, 102, 95). tox -e tests
+#: hands modules out in collection order (``--no-loadscope-reorder``: xdist's own order puts
+#: the modules with the most tests first), so these go first and the short ones fill in
+#: after them (longest processing time first): in xdist's order, test_shared_cluster.py
+#: (268 s, five tests) started at 967 s of a 1,240 s run and ended it alone. A module left
+#: out only runs later; a stale order costs minutes, never a result.
+LONGEST_FIRST = ("test_proxy.py", "test_kafka_target.py", "test_conformance_run.py", "test_shared_cluster.py",
+                 "test_repro.py", "test_client_quotas_can_fail.py", "test_scram_can_fail.py",
+                 "test_reports_cluster.py", "test_configs_can_fail.py")
 
 
 def pytest_collection_modifyitems(config, items):
