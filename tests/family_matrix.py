@@ -20,27 +20,23 @@ from fixtures.results import read_rows
 from tests.replaying import assert_quickest_finding_replays
 
 ROOT = Path(__file__).resolve().parents[1]
-#: brokers checked side by side: the runs wait on Kafka more than on the CPU (issue 29)
+#: brokers checked side by side, a run each: the runs wait on Kafka more than on the CPU (issue 29)
 JOBS = int(os.environ.get("KAC_FAMILY_JOBS", "2"))
 
 
 def family_run(tmp: Path, module: str, specs: list[str], *extra: str, timeout: float = 1800,
                props_of: dict[str, tuple[str, ...]] | None = None) -> dict[str, tuple[Path, dict]]:
-    """Run ``module`` against every spec; for each: (its results.jsonl, its rows by cell
-    ``(property, api_key, api_version)``, a list per cell).
-
-    With ``props_of`` (spec -> properties), each spec is a run of its own (``JOBS`` at a
-    time), and a spec named there asks only those properties (``--property``): a mutant's
-    run asks what it catches, which is all the family's tests read of it, instead of every
-    property of the module (the groups' mutants name one or two of six; issue 29). Else one
-    matrix run of every spec (``--jobs``)."""
-    if props_of is None:
-        groups = [(specs, ())]
-    else:
-        groups = [([s], tuple(f"--property={p}" for p in props_of.get(s, ()))) for s in specs]
-    with ThreadPoolExecutor(JOBS if props_of is not None else 1) as pool:
-        outputs = list(pool.map(lambda ig: _pytest(tmp / f"run-{ig[0]}", module, ig[1][0], (*extra, *ig[1][1]),
-                                                   timeout, JOBS if props_of is None else 1), enumerate(groups)))
+    """Run ``module`` against every spec, each a run of its own (``JOBS`` at a time); for
+    each: (its results.jsonl, its rows by cell ``(property, api_key, api_version)``, a list
+    per cell). A spec named in ``props_of`` asks only those properties (``--property``): a
+    mutant's run asks what it catches, which is all the family's tests read of it, instead
+    of every property of the module (the groups' mutants name one or two of six; issue 29)."""
+    props_of = props_of or {}
+    with ThreadPoolExecutor(JOBS) as pool:
+        outputs = list(pool.map(
+            lambda i: _pytest(tmp / f"run-{i}", module, specs[i],
+                              (*extra, *(f"--property={p}" for p in props_of.get(specs[i], ()))), timeout),
+            range(len(specs))))
     out: dict[str, tuple[Path, dict]] = {}
     for folders, _ in outputs:
         for line in folders:
@@ -53,14 +49,12 @@ def family_run(tmp: Path, module: str, specs: list[str], *extra: str, timeout: f
     return out
 
 
-def _pytest(tmp: Path, module: str, specs: list[str], extra: tuple, timeout: float, jobs: int
-            ) -> tuple[list[str], str]:
-    """One run of ``module`` against ``specs``: (its run folders, the tail of its output)."""
+def _pytest(tmp: Path, module: str, spec: str, extra: tuple, timeout: float) -> tuple[list[str], str]:
+    """One run of ``module`` against ``spec``: (its run folders, the tail of its output)."""
     tmp.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
     cmd = [sys.executable, "-m", "pytest", module, "-q", "-p", "no:cacheprovider", "--profile", "ci",
-           "--seed", "1", "--results-dir", str(tmp / "results"), "--jobs", str(jobs), *extra,
-           *[a for s in specs for a in ("--broker", s)]]
+           "--seed", "1", "--results-dir", str(tmp / "results"), *extra, "--broker", spec]
     proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return (tmp / "last-run").read_text().split(), proc.stdout[-2000:]
