@@ -15,7 +15,15 @@ into a temporary folder (deleted afterwards), then times
   (b) the aggregation: reports.aggregate.aggregate (every table, malformed-line check included)
 
 and prints rows per second of (b) and the ratios (b) / (a), the issue's figure, and
-(b) / (p), since all three move together with the machine's load. For a count, Spark's
+(b) / (p), since all three move together with the machine's load.
+
+``--floor`` also times, against the same (p), what any aggregation of this report pays
+before it writes a table: (r) its own read of the lines (reports.load.read_rows: every
+field converted, each line's file, the malformed-line test; ``noop`` sink) and (g) the
+least work one grouping of them into per-run cells can do (numbers only, so a hash
+aggregation: counts, first start, and the deciding row as one DECIMAL(38,0) rank of
+severity, start and row_id, with api_name and run_id in the key). Neither is a report; (g)
+/ (p) is the floor the issue's 1.5x limit is measured against. For a count, Spark's
 reader converts no field (the required schema is empty), so (a) is a floor no report that
 reads the fields can reach; (p) / (a) shows how far below the aggregation it is. Before the first N, both run once on 100,000 rows,
 untimed, so neither pays the JIT warm-up. ``--out FILE`` writes
@@ -35,7 +43,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from reports import row_schema, synthetic  # noqa: E402
+from reports import load, row_schema, synthetic, tables  # noqa: E402
 from reports.aggregate import aggregate  # noqa: E402
 from reports.spark import DEFAULT_MASTER, session  # noqa: E402
 
@@ -64,7 +72,39 @@ def full_parse(spark, results: str) -> float:
     return time.monotonic() - t
 
 
-def measure(spark, n: int, rows_per_run: int, tmp: str | None, show: bool = True) -> dict:
+def _noop(df) -> float:
+    t = time.monotonic()
+    df.write.format("noop").mode("overwrite").save()
+    return time.monotonic() - t
+
+
+def own_read(spark, results: str) -> float:
+    """(r): the aggregation's own read of every line, written nowhere."""
+    files = sorted(os.path.join(results, r, "results.jsonl") for r in os.listdir(results))
+    return _noop(load.read_rows(spark, files))
+
+
+def least_grouping(spark, results: str) -> float:
+    """(g): the lines grouped into per-run cells with numbers only (a hash aggregation)."""
+    from pyspark.sql import functions as F
+
+    files = sorted(os.path.join(results, r, "results.jsonl") for r in os.listdir(results))
+    rows = load.read_rows(spark, files)
+    ok = ~F.col("bad")
+    # severity (3 bits), start in microseconds (shifted to be positive: 59 bits), row_id
+    # (19 digits): one number whose maximum is the deciding row
+    first = (tables._severity(F.col("outcome")).cast("long") * F.lit(1 << 59)
+             + F.unix_micros(F.col("started_ts")) + F.lit(1 << 58))
+    rank = (first.cast("decimal(38,0)") * F.lit("10000000000000000000").cast("decimal(20,0)")
+            + F.col("row_id").cast("decimal(20,0)"))
+    grouped = rows.groupBy("file", F.when(~ok, F.col("mid")).alias("bad_mid"), *tables.CELL, *tables.BUILD,
+                           "api_name", "run_id").agg(
+        F.count("*").alias("n"), *[tables._count(o) for o in row_schema.OUTCOMES],
+        F.max(F.when(ok, rank)).alias("rank"), F.min(F.when(ok, F.col("started_ts"))).alias("first_ts"))
+    return _noop(grouped)
+
+
+def measure(spark, n: int, rows_per_run: int, tmp: str | None, show: bool = True, floor: bool = False) -> dict:
     work = tempfile.mkdtemp(prefix=f"bench-{n}-", dir=tmp)
     results = os.path.join(work, "results")
     say = (lambda s: print(s, flush=True)) if show else (lambda s: None)
@@ -79,6 +119,14 @@ def measure(spark, n: int, rows_per_run: int, tmp: str | None, show: bool = True
         say(f"{n:>12,} rows: bare read in {read:.1f}s ({n / read:,.0f} rows/s)")
         parse = full_parse(spark, results)
         say(f"{n:>12,} rows: full parse in {parse:.1f}s ({n / parse:,.0f} rows/s), {parse / read:.2f}x the bare read")
+        extra = {}
+        if floor:
+            extra["own_read_s"] = own_read(spark, results)
+            say(f"{n:>12,} rows: the aggregation's own read (noop) in {extra['own_read_s']:.1f}s, "
+                f"{extra['own_read_s'] / parse:.2f}x the full parse")
+            extra["least_grouping_s"] = least_grouping(spark, results)
+            say(f"{n:>12,} rows: the least grouping into per-run cells (noop) in {extra['least_grouping_s']:.1f}s, "
+                f"{extra['least_grouping_s'] / parse:.2f}x the full parse")
         t = time.monotonic()
         s = aggregate(spark, [results], [], os.path.join(work, "tables"), quiet=True)
         agg = time.monotonic() - t
@@ -88,7 +136,7 @@ def measure(spark, n: int, rows_per_run: int, tmp: str | None, show: bool = True
             f"{s['cells']:,} cells, {s['failing']:,} failing, {s['regressions']:,} regressions, "
             f"{s['fixes']:,} fixes, {s['flaky']:,} flaky")
         return {"runs": len(folders), "mib": size / 2**20, "generate_s": gen, "read_s": read, "parse_s": parse,
-                "aggregate_s": agg}
+                "aggregate_s": agg, **extra}
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -104,8 +152,18 @@ def write_out(path: str, figures: dict[int, dict]) -> None:
                        ("spark_aggregate_s", lambda f, n: round(f["aggregate_s"], 1)),
                        ("report_vs_full_parse", lambda f, n: round(f["aggregate_s"] / f["parse_s"], 3)),
                        ("spark_read_s", lambda f, n: round(f["read_s"], 1)),
-                       ("spark_parse_s", lambda f, n: round(f["parse_s"], 1))):
-        data.setdefault(key, {}).update({str(n): value(f, n) for n, f in figures.items()})
+                       ("spark_parse_s", lambda f, n: round(f["parse_s"], 1)),
+                       # --floor only
+                       ("report_read_vs_full_parse", lambda f, n: round(f["own_read_s"] / f["parse_s"], 3)),
+                       ("report_floor_vs_full_parse", lambda f, n: round(f["least_grouping_s"] / f["parse_s"], 3))):
+        got = {}
+        for n, f in figures.items():
+            try:
+                got[str(n)] = value(f, n)
+            except KeyError:  # a figure of --floor, measured without it
+                pass
+        if got:
+            data.setdefault(key, {}).update(got)
     with open(path + ".tmp", "w", encoding="utf-8") as fh:
         json.dump(data, fh, indent=2, sort_keys=True)
         fh.write("\n")
@@ -120,6 +178,8 @@ def main(argv=None) -> int:
     p.add_argument("--driver-memory", help="e.g. 4g (Spark's default is 1g)")
     p.add_argument("--tmp", help="where the synthetic runs go (default: the system temp folder)")
     p.add_argument("--out", metavar="FILE", help="merge the figures into this JSON file")
+    p.add_argument("--floor", action="store_true",
+                   help="also time the aggregation's own read and the least grouping against the full parse")
     args = p.parse_args(argv)
     spark = session(args.master, args.driver_memory, log_level="ERROR")
     try:
@@ -129,7 +189,7 @@ def main(argv=None) -> int:
         measure(spark, WARM_UP_ROWS, args.rows_per_run, args.tmp, show=False)
         figures = {}
         for n in args.rows:
-            figures[n] = measure(spark, n, args.rows_per_run, args.tmp)
+            figures[n] = measure(spark, n, args.rows_per_run, args.tmp, floor=args.floor)
             if args.out:  # after each N, so a long run keeps what it measured
                 write_out(args.out, figures)
     finally:
