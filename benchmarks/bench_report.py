@@ -54,9 +54,22 @@ def du(path: str) -> int:
     return sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(path) for f in fs)
 
 
+def jsonl_files(results: str) -> list[str]:
+    """Every run folder's results.jsonl under ``results``, in name order."""
+    return sorted(os.path.join(results, r, "results.jsonl") for r in os.listdir(results))
+
+
+def _noop(frame) -> float:
+    """Seconds of building ``frame()`` (its files listed) and writing it to Spark's noop
+    sink: every row computed, none kept."""
+    t = time.monotonic()
+    frame().write.format("noop").mode("overwrite").save()
+    return time.monotonic() - t
+
+
 def bare_read(spark, results: str) -> tuple[int, float]:
     """Rows and seconds of Spark reading and parsing every results.jsonl with the explicit schema."""
-    files = sorted(os.path.join(results, r, "results.jsonl") for r in os.listdir(results))
+    files = jsonl_files(results)
     t = time.monotonic()
     n = spark.read.schema(row_schema.spark_schema()).json(files).count()
     return n, time.monotonic() - t
@@ -64,32 +77,19 @@ def bare_read(spark, results: str) -> tuple[int, float]:
 
 def full_parse(spark, results: str) -> float:
     """Seconds of the same read with every field of every line converted (noop sink)."""
-    files = sorted(os.path.join(results, r, "results.jsonl") for r in os.listdir(results))
-    t = time.monotonic()
-    (spark.read.schema(row_schema.spark_schema()).option("mode", "PERMISSIVE")
-     .option("columnNameOfCorruptRecord", row_schema.CORRUPT).json(files)
-     .write.format("noop").mode("overwrite").save())
-    return time.monotonic() - t
-
-
-def _noop(df) -> float:
-    t = time.monotonic()
-    df.write.format("noop").mode("overwrite").save()
-    return time.monotonic() - t
+    return _noop(lambda: spark.read.schema(row_schema.spark_schema()).option("mode", "PERMISSIVE")
+                 .option("columnNameOfCorruptRecord", row_schema.CORRUPT).json(jsonl_files(results)))
 
 
 def own_read(spark, results: str) -> float:
     """(r): the aggregation's own read of every line, written nowhere."""
-    files = sorted(os.path.join(results, r, "results.jsonl") for r in os.listdir(results))
-    return _noop(load.read_rows(spark, files))
+    return _noop(lambda: load.read_rows(spark, jsonl_files(results)))
 
 
 def least_grouping(spark, results: str) -> float:
     """(g): the lines grouped into per-run cells with numbers only (a hash aggregation)."""
     from pyspark.sql import functions as F
 
-    files = sorted(os.path.join(results, r, "results.jsonl") for r in os.listdir(results))
-    rows = load.read_rows(spark, files)
     ok = ~F.col("bad")
     # severity (3 bits), start in microseconds (shifted to be positive: 59 bits), row_id
     # (19 digits): one number whose maximum is the deciding row
@@ -97,11 +97,10 @@ def least_grouping(spark, results: str) -> float:
              + F.unix_micros(F.col("started_ts")) + F.lit(1 << 58))
     rank = (first.cast("decimal(38,0)") * F.lit("10000000000000000000").cast("decimal(20,0)")
             + F.col("row_id").cast("decimal(20,0)"))
-    grouped = rows.groupBy("file", F.when(~ok, F.col("mid")).alias("bad_mid"), *tables.CELL, *tables.BUILD,
-                           "api_name", "run_id").agg(
+    return _noop(lambda: load.read_rows(spark, jsonl_files(results)).groupBy(
+        "file", F.when(~ok, F.col("mid")).alias("bad_mid"), *tables.CELL, *tables.BUILD, "api_name", "run_id").agg(
         F.count("*").alias("n"), *[tables._count(o) for o in row_schema.OUTCOMES],
-        F.max(F.when(ok, rank)).alias("rank"), F.min(F.when(ok, F.col("started_ts"))).alias("first_ts"))
-    return _noop(grouped)
+        F.max(F.when(ok, rank)).alias("rank"), F.min(F.when(ok, F.col("started_ts"))).alias("first_ts")))
 
 
 def measure(spark, n: int, rows_per_run: int, tmp: str | None, show: bool = True, floor: bool = False) -> dict:
