@@ -166,3 +166,29 @@ def test_a_mutant_run_stops_at_its_first_kill(tmp_path):
     rows = [json.loads(line) for line in (run / "results.jsonl").read_text().splitlines()]
     assert manifest["complete"] is False and "faults.stop_at_kill" in manifest["incomplete_reason"], manifest
     assert rows[-1]["outcome"] == "fail" and manifest["checks_selected"] > len(rows), (manifest, rows[-1])
+
+
+def test_a_mutant_run_asks_the_tests_of_the_apis_it_touches_first(tmp_path):
+    """``faults.stop_at_kill`` orders a mutant's run: the tests of its ``apis`` first, each
+    module's own, those modules first (collected only: no broker starts); a mutant that
+    touches every API keeps the suite's order."""
+    keys = tmp_path / "keys"
+    keys.write_text("", encoding="utf-8")
+
+    def collected(spec, prop):
+        proc = subprocess.run([sys.executable, "-m", "pytest", "conformance", "--collect-only", "-q",
+                               "-p", "no:cacheprovider", "-p", "faults.stop_at_kill", f"--stop-at-kill={keys}",
+                               "--broker", spec, "--property", prop, "--results-dir", str(tmp_path / "r")],
+                              cwd=ROOT, capture_output=True, text=True, timeout=120)
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+        return [line for line in proc.stdout.splitlines() if "::" in line]
+    first = collected("proxy:stale-correlation-id-describe-cluster@noida", "P1")
+    touched = [i for i, t in enumerate(first) if "-DescribeCluster-v" in t]
+    assert touched and touched == list(range(len(touched))), first[:5]
+    assert len(first) > len(touched) + 100          # the rest is still asked, after them
+    plain = collected("proxy:mute@noida", "P1")     # mute touches every API
+    assert [t.replace("mute", "x") for t in plain] != [t.replace("stale-correlation-id-describe-cluster", "x")
+                                                       for t in first]
+    assert sorted(t.replace("mute", "x") for t in plain) == sorted(
+        t.replace("stale-correlation-id-describe-cluster", "x") for t in first)
+    assert not any("-DescribeCluster-v" in t for t in plain[:3]), plain[:3]
