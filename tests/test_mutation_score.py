@@ -192,3 +192,27 @@ def test_a_mutant_run_asks_the_tests_of_the_apis_it_touches_first(tmp_path):
     assert sorted(t.replace("mute", "x") for t in plain) == sorted(
         t.replace("stale-correlation-id-describe-cluster", "x") for t in first)
     assert not any("-DescribeCluster-v" in t for t in plain[:3]), plain[:3]
+
+
+def test_a_single_baseline_asks_only_the_tests_of_the_apis_its_mutants_touch(tmp_path):
+    """``Baselines.apis``: the APIs the mutants sharing a baseline touch, when every one names
+    them (not ``mute``'s, which touches every API; P5's baselines ask every test);
+    ``faults.select_apis`` then leaves only those APIs' tests (collected only)."""
+    from argparse import Namespace
+    args = Namespace(broker=None)
+    names = mutation.scored_mutants()
+    baselines = mutation.Baselines(names, args)
+    kafka = [n for n in names if mutation.baseline_key(n, args)[0] == "kafka:4.4.0"
+             and "P5" not in mutation.baseline_key(n, args)[1]]
+    apis = {baselines.apis(*mutation.baseline_key(n, args)) for n in kafka}
+    assert len(apis) == 1 and ApiKey.DescribeCluster in next(iter(apis)), apis
+    assert baselines.apis(*mutation.baseline_key("mute", args)) == ()
+    assert baselines.apis(*mutation.baseline_key("quota-never-enforced", args)) == ()
+    proc = subprocess.run([sys.executable, "-m", "pytest", "conformance/test_protocol.py", "--collect-only", "-q",
+                           "-p", "no:cacheprovider", "-p", "faults.select_apis",
+                           f"--only-apis={ApiKey.DescribeCluster},{ApiKey.ListGroups}", "--broker", "proxy:none@noida",
+                           "--property", "P1", "--results-dir", str(tmp_path / "r")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    asked = [line for line in proc.stdout.splitlines() if "::" in line]
+    assert proc.returncode == 0 and asked, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert {t.rsplit("-", 2)[1] for t in asked} == {"DescribeCluster", "ListGroups"}, asked
