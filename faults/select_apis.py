@@ -19,6 +19,12 @@ def pytest_addoption(parser):
                      help="ask only the tests whose api_key is one of these API keys (comma-separated)")
 
 
+def api_key(item) -> int | None:
+    """The API key a test checks (its ``api_key`` parameter), None for a test without one."""
+    callspec = getattr(item, "callspec", None)
+    return callspec.params.get("api_key") if callspec is not None else None
+
+
 @pytest.hookimpl(trylast=True)       # after the suite's own selection (--property, -k)
 def pytest_collection_modifyitems(config, items):
     keys = config.getoption("--only-apis")
@@ -26,10 +32,7 @@ def pytest_collection_modifyitems(config, items):
         return
     wanted = {int(k) for k in keys.split(",") if k.strip()}
 
-    def asked(item) -> bool:
-        callspec = getattr(item, "callspec", None)
-        return callspec is None or "api_key" not in callspec.params or callspec.params["api_key"] in wanted
-    keep = [i for i in items if asked(i)]
+    keep = [i for i in items if api_key(i) is None or api_key(i) in wanted]
     if len(keep) < len(items):
         kept = set(map(id, keep))
         config.hook.pytest_deselected(items=[i for i in items if id(i) not in kept])

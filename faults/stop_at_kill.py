@@ -31,6 +31,7 @@ from pathlib import Path
 import pytest
 
 from .mutation import test_key
+from .select_apis import api_key
 
 
 def pytest_addoption(parser):
@@ -64,11 +65,11 @@ class StopAtKill:
 def touched_apis(specs) -> frozenset:
     """The API keys the mutants of ``specs`` (``proxy:NAME[=ARG]@SPEC``) touch; empty when
     one of them touches every API (or is not a mutant)."""
-    from .mutants import all_mutants
+    from .mutants import all_mutants, parse_proxy
     apis = set()
     for spec in specs or ():
         kind, _, rest = spec.partition(":")
-        cls = all_mutants().get(rest.split("@", 1)[0].split("=", 1)[0]) if kind == "proxy" else None
+        cls = all_mutants().get(parse_proxy(rest)[0]) if kind == "proxy" else None
         if cls is None or not cls.apis:
             return frozenset()
         apis |= set(cls.apis)
@@ -78,14 +79,11 @@ def touched_apis(specs) -> frozenset:
 def touched_first(items: list, apis: frozenset) -> list:
     """``items`` with the tests whose ``api_key`` parameter is in ``apis`` first within their
     module, and the modules holding such tests first; otherwise in their order."""
-    def touches(item) -> bool:
-        callspec = getattr(item, "callspec", None)
-        return callspec is not None and callspec.params.get("api_key") in apis
     modules: dict = {}
     for item in items:
         modules.setdefault(item.nodeid.split("::", 1)[0], []).append(item)
-    ordered = [sorted(group, key=lambda i: not touches(i)) for group in modules.values()]
-    return [i for group in sorted(ordered, key=lambda g: not touches(g[0])) for i in group]
+    ordered = [sorted(group, key=lambda i: api_key(i) not in apis) for group in modules.values()]
+    return [i for group in sorted(ordered, key=lambda g: api_key(g[0]) not in apis) for i in group]
 
 
 def _row(nodeid: str) -> dict | None:
