@@ -173,6 +173,32 @@ def test_three_nodes_form_one_cluster_and_every_broker_answers(tmp_path):
     assert all(p.poll() is not None for p in target.procs or []) and target.workdir is None
 
 
+def test_a_later_broker_starts_from_a_copy_of_the_storage_tools_format_with_fresh_ids():
+    """fixtures/targets/formatted_storage.py: a node whose release and settings were formatted
+    before is not formatted again (no storage tool ran: no format.log); its copy carries a
+    cluster id and a directory id of its own, the broker starts from it and answers with
+    that cluster id."""
+    seen = []
+    for _ in range(2):
+        target = make_target(KAFKA)
+        info = target.start()
+        try:
+            node = target.workdir / "node-1"
+            meta = dict(line.split("=", 1) for line in (node / "data" / "meta.properties").read_text().splitlines()
+                        if "=" in line and not line.startswith("#"))
+            with wire.Connection(info.host, info.port, timeout=10) as conn:
+                ex = conn.send(ApiKey.Metadata, 12, requests.metadata(12, []))
+            assert ex.ok and ex.response["cluster_id"] == meta["cluster.id"], (ex.describe(), meta)
+            seen.append((meta, (node / "format.log").exists()))
+        finally:
+            target.stop()
+    (first, _), (second, tool_ran) = seen
+    assert not tool_ran, "the storage tool formatted a node whose format was kept"
+    assert first["node.id"] == second["node.id"] == "1", (first, second)
+    assert first["cluster.id"] != second["cluster.id"], "two clusters with one cluster id"
+    assert first["directory.id"] != second["directory.id"], "two log dirs with one directory id"
+
+
 def _leaders_hear_the_checks_client_id(info):
     """A partition request on a cluster goes to each partition's leader
     (``fixtures.harness.Client._to_leaders``); every leader hears the check's client id, the
