@@ -27,3 +27,21 @@ def test_config_key_value_overrides_the_suites_linger(tmp_path):
 
 def test_zookeeper_mode_has_no_kraft_quorum_to_configure(tmp_path):
     assert LINGER not in properties("kafka:3.9.2,mode=zk", tmp_path)
+
+
+def test_a_nodes_folders_go_to_memory_unless_the_user_names_a_place(monkeypatch, tmp_path):
+    """fixtures/targets/kafka.py ``data_root``: ``KAC_KAFKA_DATA_DIR``, else the TMPDIR the
+    user set, else /dev/shm when it is a writable tmpfs with room, else the system's temp."""
+    from fixtures.targets import kafka
+
+    monkeypatch.setenv("KAC_KAFKA_DATA_DIR", str(tmp_path))
+    monkeypatch.setenv("TMPDIR", "/somewhere")
+    assert kafka.data_root() == str(tmp_path)
+    monkeypatch.delenv("KAC_KAFKA_DATA_DIR")
+    assert kafka.data_root() is None
+    monkeypatch.delenv("TMPDIR")
+    import os
+    shm = os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK)
+    assert kafka.data_root() == ("/dev/shm" if shm else None)
+    monkeypatch.setattr(kafka, "SHM_FREE_BYTES", 1 << 62)      # more than any machine has free
+    assert kafka.data_root() is None

@@ -2,16 +2,20 @@
 
 The broker jars are resolved into ``KAC_KAFKA_CACHE`` (default under ~/.cache) once and
 reused, so only the first run on a machine downloads. Each suite run here is a
-subprocess with its own TMPDIR, so what it leaves behind (a java process, a data folder)
-is found by that folder's name.
+subprocess with its own TMPDIR and Kafka data folder (``KAC_KAFKA_DATA_DIR``), so what it
+leaves behind (a java process, a data folder) is found by those folders' names.
 """
 from __future__ import annotations
 
+import atexit
+import hashlib
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from types import SimpleNamespace
@@ -26,7 +30,7 @@ from fixtures.harness import Check
 from fixtures.results import read_rows
 from tests.row_checks import assert_well_formed
 from fixtures.targets import TargetError, make_target
-from fixtures.targets.kafka import NEWEST_RELEASE
+from fixtures.targets.kafka import NEWEST_RELEASE, data_root
 from fixtures.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,16 +43,28 @@ def suite(tmp_path, *args, env=None, profile="ci"):
     scratch = tmp_path / "scratch"
     scratch.mkdir(exist_ok=True)
     environ = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last-run"), PYTHONPATH=str(ROOT),
-                   TMPDIR=str(scratch), **(env or {}))
+                   TMPDIR=str(scratch), KAC_KAFKA_DATA_DIR=str(kafka_scratch(tmp_path)), **(env or {}))
     return cmd, environ
 
 
+def kafka_scratch(tmp_path) -> Path:
+    """This test's own folder for the Kafka folders of its runs, where the suite puts them by
+    default (``/dev/shm`` when it has room: fixtures/targets/kafka.py ``data_root``), so the
+    runs here are as fast as a user's and what they leave is found by this folder's name."""
+    base = Path(data_root() or tmp_path)
+    folder = base / f"kac-test-{hashlib.sha256(str(tmp_path).encode()).hexdigest()[:16]}"
+    if not folder.exists():
+        folder.mkdir()
+        atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def leftovers(tmp_path) -> list[str]:
-    """Processes started from this test's scratch folder, and data folders still in it."""
-    scratch = str(tmp_path / "scratch")
+    """Processes started from this test's scratch folders, and data folders still in them."""
+    scratches = [str(tmp_path / "scratch"), str(kafka_scratch(tmp_path))]
     ps = subprocess.run(["ps", "-eo", "pid,args"], capture_output=True, text=True).stdout
-    left = [line[:160] for line in ps.splitlines() if scratch in line]
-    left += [str(p) for p in Path(scratch).glob("kac-kafka-*")]
+    left = [line[:160] for line in ps.splitlines() if any(s in line for s in scratches)]
+    left += [str(p) for s in scratches for p in Path(s).glob("kac-kafka-*")]
     return left
 
 
@@ -135,6 +151,7 @@ def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path
     info = target.start()
     try:
         workdir, procs = target.workdir, list(target.procs)
+        assert str(workdir.parent) == (data_root() or tempfile.gettempdir()), workdir
         assert info.impl == "apache-kafka" and info.version == NEWEST_RELEASE
         assert info.advertised(ApiKey.CreateTopics) and info.advertised(ApiKey.IncrementalAlterConfigs), \
             "no CreateTopics/IncrementalAlterConfigs"
