@@ -6,10 +6,11 @@ import os
 import tempfile
 
 DEFAULT_MASTER = "local[2]"
-#: Below this much input a local report is a few short jobs, where the JVM's start and its
-#: optimising JIT compiler cost more than they save: the driver then runs with the client
-#: compiler only and the serial collector (the default run's report: 43-49 s -> 31 s on
-#: 1.6 MB, benchmarks/README.md). Long jobs keep the JVM's defaults.
+#: Below this much input a report is a few short jobs, where the JVM's start and its
+#: optimising JIT compiler cost more than they save: the driver (and on a cluster each
+#: executor) then runs with the client compiler only and the serial collector (the default
+#: run's local report: 43-49 s -> 31 s on 1.6 MB, benchmarks/README.md). Long jobs keep the
+#: JVM's defaults.
 QUICK_START_BYTES = 64 << 20
 QUICK_START_JAVA_OPTIONS = "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
 
@@ -36,8 +37,9 @@ def _log4j_file(level: str) -> str:
 
 
 def quick_start(master: str, input_bytes: int | None) -> bool:
-    """A local session over less than QUICK_START_BYTES of input starts quick JVMs."""
-    return master.startswith("local") and input_bytes is not None and input_bytes < QUICK_START_BYTES
+    """A session over less than QUICK_START_BYTES of input starts quick JVMs: its driver, and
+    on a cluster its executors."""
+    return input_bytes is not None and input_bytes < QUICK_START_BYTES
 
 
 def session(master: str | None = None, driver_memory: str | None = None,
@@ -68,6 +70,8 @@ def session(master: str | None = None, driver_memory: str | None = None,
          .config("spark.driver.extraJavaOptions",
                  f"-Dlog4j2.configurationFile=file:{_log4j_file(level)}"
                  + (f" {QUICK_START_JAVA_OPTIONS}" if quick else "")))
+    if quick and not master.startswith("local"):
+        b = b.config("spark.executor.extraJavaOptions", QUICK_START_JAVA_OPTIONS)
     if master.startswith("local"):
         b = b.config("spark.sql.shuffle.partitions", "8")
         # Spark lists more than 32 input paths with a distributed job (seconds on one

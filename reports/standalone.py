@@ -27,6 +27,7 @@ import tempfile
 import time
 
 from .cli import ReportError, run
+from .spark import QUICK_START_JAVA_OPTIONS
 
 LOOPBACK = "127.0.0.1"
 MASTER = "org.apache.spark.deploy.master.Master"
@@ -72,10 +73,13 @@ class Cluster:
         self.port = free_port()
         self.url = f"spark://{LOOPBACK}:{self.port}"
 
-    def _spawn(self, name: str, args: list[str], extra_env: dict | None = None) -> None:
+    def _spawn(self, name: str, args: list[str]) -> None:
+        """A master or worker: a daemon that schedules and never computes, so it runs with the
+        client compiler and the serial collector (``SPARK_DAEMON_JAVA_OPTS``, unless set)."""
         log = os.path.join(self.dir, f"{name}.log")
+        env = {"SPARK_DAEMON_JAVA_OPTS": QUICK_START_JAVA_OPTIONS, **self.env}
         with open(log, "wb") as fh:
-            p = subprocess.Popen([os.path.join(self.home, "bin", "spark-class"), *args], env={**self.env, **(extra_env or {})},
+            p = subprocess.Popen([os.path.join(self.home, "bin", "spark-class"), *args], env=env,
                                  stdin=subprocess.DEVNULL, stdout=fh, stderr=subprocess.STDOUT,
                                  start_new_session=True, cwd=self.dir)
         self.procs.append((name, p, log))

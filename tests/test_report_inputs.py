@@ -29,8 +29,9 @@ def test_a_remote_input_is_not_sized():
     assert paths.local_bytes([], ["s3a://bucket/run"]) is None
 
 
-def test_only_a_small_local_report_starts_quick_jvms():
+def test_only_a_small_report_starts_quick_jvms():
     assert quick_start("local[2]", 1_600_000)
     assert not quick_start("local[2]", QUICK_START_BYTES)
     assert not quick_start("local[2]", None)
-    assert not quick_start("spark://127.0.0.1:7077", 1_000)
+    assert quick_start("spark://127.0.0.1:7077", 1_000)            # the executors too
+    assert not quick_start("spark://127.0.0.1:7077", None)

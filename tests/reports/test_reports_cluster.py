@@ -71,6 +71,12 @@ def test_cluster_runs_the_report_and_leaves_no_jvm(cluster_report):
     for i in range(2):
         apps = os.listdir(os.path.join(r["work"], f"worker-{i}"))
         assert any(a.startswith("app-") for a in apps), (i, apps)
+        # a small report's executors start quick JVMs (reports/spark.py QUICK_START_JAVA_OPTIONS)
+        commands = [line for app in apps if app.startswith("app-")
+                    for e in os.listdir(os.path.join(r["work"], f"worker-{i}", app))
+                    for line in open(os.path.join(r["work"], f"worker-{i}", app, e, "stderr"), errors="replace")
+                    if line.startswith("Spark Executor Command:")]
+        assert commands and all("-XX:TieredStopAtLevel=1" in c for c in commands), (i, commands)
     # every Spark process listened on loopback only
     logs = "".join(open(os.path.join(r["work"], f), errors="replace").read()
                    for f in os.listdir(r["work"]) if f.endswith(".log"))
