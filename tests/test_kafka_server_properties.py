@@ -45,3 +45,13 @@ def test_a_nodes_folders_go_to_memory_unless_the_user_names_a_place(monkeypatch,
     assert kafka.data_root() == ("/dev/shm" if shm else None)
     monkeypatch.setattr(kafka, "SHM_FREE_BYTES", 1 << 62)      # more than any machine has free
     assert kafka.data_root() is None
+
+
+def test_a_kraft_controller_appends_no_idle_no_op_records_unless_told(tmp_path):
+    """KIP-835's NoOpRecord every 500 ms is published by every node's metadata loader; the
+    suite's nodes append none (0), and config.KEY=VALUE puts Kafka's default back."""
+    idle = "metadata.max.idle.interval.ms"
+    for spec in ("kafka:4.4.0", "kafka:3.3.2", "kafka:4.4.0,nodes=3", "kafka:4.4.0,preset=acl"):
+        assert properties(spec, tmp_path)[idle] == "0", spec
+    assert properties(f"kafka:4.4.0,config.{idle}=500", tmp_path)[idle] == "500"
+    assert idle not in properties("kafka:3.9.2,mode=zk", tmp_path)
