@@ -9,13 +9,13 @@ results.jsonl.
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
+from faults.mutation import run_bounded
 from fixtures.results import read_rows
 from tests.replaying import assert_quickest_finding_replays
 
@@ -55,9 +55,9 @@ def _pytest(tmp: Path, module: str, spec: str, extra: tuple, timeout: float) -> 
     env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
     cmd = [sys.executable, "-m", "pytest", module, "-q", "-p", "no:cacheprovider", "--profile", "ci",
            "--seed", "1", "--results-dir", str(tmp / "results"), *extra, "--broker", spec]
-    proc = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    return (tmp / "last-run").read_text().split(), proc.stdout[-2000:]
+    code, output = run_bounded(cmd, env, timeout)     # forked warm where it can be (faults/forkserver.py)
+    assert code == 0, (f"timed out after {timeout:.0f} s: " if code is None else "") + output[-6000:]
+    return (tmp / "last-run").read_text().split(), output[-2000:]
 
 
 def rows_by_spec(run: dict[str, tuple[Path, dict]]) -> dict[str, dict]:
