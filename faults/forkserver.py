@@ -57,7 +57,8 @@ def enabled() -> bool:
 
 # -- the server --------------------------------------------------------------------------
 def _child(request: dict, reply_fd: int, started_fd: int) -> None:
-    """In the forked child: become the run ``request`` names, never return."""
+    """In the forked child: become the run ``request`` names; ends the process (SystemExit
+    through :func:`serve`, which the child leaves at once)."""
     code = 1
     try:
         os.close(reply_fd)
@@ -103,12 +104,10 @@ def _child(request: dict, reply_fd: int, started_fd: int) -> None:
         import traceback
         traceback.print_exc()
         code = 1
-    finally:
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        finally:
-            os._exit(code & 0xFF if code >= 0 else 1)
+    # leave as an interpreter does at its end, so that what a run left to its exit runs: its
+    # non-daemon threads are joined and its atexit handlers run (fixtures/targets/cleanup.py
+    # stops the brokers still registered there), then the streams are flushed
+    raise SystemExit(code)
 
 
 def _preload() -> None:

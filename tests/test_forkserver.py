@@ -27,6 +27,14 @@ def test_the_suite_is_rewritten():
     for m in (fixtures.plugin, protocol.codec, hypothesis):
         assert type(m.__loader__).__name__ == "AssertionRewritingHook", m.__name__
 
+def test_leaves_work_to_the_exit():
+    import atexit, os, threading
+    path = os.environ.get("KAC_T_ATEXIT")
+    if path:
+        done = threading.Event()
+        threading.Thread(target=lambda: (time.sleep(0.5), done.set())).start()     # not a daemon
+        atexit.register(lambda: open(path, "w").write("thread done" if done.is_set() else "thread cut"))
+
 def test_waits():
     import os
     if os.environ.get("KAC_T_WAIT"):
@@ -62,6 +70,18 @@ def test_a_forked_run_is_a_session_of_its_own_that_ctrl_c_stops(tmp_path):
     os.killpg(run.pid, signal.SIGINT)
     output, _ = run.communicate(timeout=30)
     assert run.returncode == 2 and "KeyboardInterrupt" in output, output[-2000:]
+
+
+@pytest.mark.parametrize("warm", ["1", "0"])
+def test_a_run_ends_as_an_interpreter_ends_its_threads_joined_and_exit_handlers_run(tmp_path, monkeypatch, warm):
+    """What a run leaves to its exit (fixtures/targets/cleanup.py stops brokers at exit) runs
+    in a forked run as in a fresh one."""
+    monkeypatch.setenv("KAC_FORKSERVER", warm)
+    done = tmp_path / "atexit"
+    run = _start(tmp_path, "-k", "exit", env={"KAC_T_ATEXIT": str(done)})
+    output, _ = run.communicate(timeout=120)
+    assert run.returncode == 0, output[-2000:]
+    assert done.exists() and done.read_text() == "thread done", output[-2000:]
 
 
 def test_a_run_whose_python_settings_differ_starts_fresh(tmp_path):
