@@ -13,8 +13,8 @@ output file and brokers; only the imports are shared, copied at the fork.
 
 Requests come one JSON line each on stdin (``argv`` after ``python``: ``["-m", MODULE, ...]``,
 ``env``, ``cwd``, ``out``: the file that takes the run's stdout and stderr); the server
-answers on its stdout ``{"id", "pid"}`` right after the fork and ``{"pid", "code"}`` when the
-child exits (``code`` as ``subprocess`` gives it: negative for a signal). It exits when its
+answers on its stdout ``{"id", "pid"}`` right after the fork and ``{"pid", "code", "cpu_s"}``
+when the child exits (``code`` as ``subprocess`` gives it: negative for a signal). It exits when its
 stdin closes (the scoring process ended or was killed); runs under way go on to their end,
 as runs started by ``subprocess`` do.
 
@@ -175,14 +175,15 @@ def serve() -> None:
                 reply({"id": request["id"], "pid": pid})
         while children:
             try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
             except ChildProcessError:
                 children = 0
                 break
             if pid == 0:
                 break
             children -= 1
-            reply({"pid": pid, "code": os.waitstatus_to_exitcode(status)})
+            reply({"pid": pid, "code": os.waitstatus_to_exitcode(status),
+                   "cpu_s": usage.ru_utime + usage.ru_stime})
 
 
 # -- the client ----------------------------------------------------------------------------
@@ -247,6 +248,7 @@ class _Server:
                     run._started.set()
                 elif "pid" in msg:
                     run = self.running.pop(msg["pid"], None)
+                    _FORKED_CPU[0] += msg.get("cpu_s", 0.0)
                     if run is not None:
                         run.returncode = msg["code"]
                         run._exited.set()
@@ -273,6 +275,17 @@ class _Server:
         if run.pid is None:
             raise OSError("the fork server is gone")
         return run
+
+
+#: CPU seconds of the forked runs that ended (with their brokers and other children)
+_FORKED_CPU = [0.0]
+
+
+def forked_cpu_seconds() -> float:
+    """The CPU seconds of this process's forked runs that ended: they are the server's
+    children, so ``RUSAGE_CHILDREN`` of this process never shows them (tests/conftest.py
+    adds them to a test's CPU)."""
+    return _FORKED_CPU[0]
 
 
 _SERVER: _Server | None = None

@@ -54,9 +54,12 @@ def _start(tmp_path: Path, *args: str, env=None):
 @pytest.mark.parametrize("warm", ["1", "0"])
 def test_a_run_forked_or_fresh_holds_the_suites_modules_rewritten_and_nothing_to_warn(tmp_path, monkeypatch, warm):
     monkeypatch.setenv("KAC_FORKSERVER", warm)
+    cpu = forkserver.forked_cpu_seconds()
     run = _start(tmp_path, "-k", "rewritten")
     assert isinstance(run, forkserver.WarmRun) == (warm == "1")
     output, _ = run.communicate(timeout=120)
+    if warm == "1":       # its CPU is told, for tests/conftest.py's accounting
+        assert forkserver.forked_cpu_seconds() - cpu > 0.05
     assert run.returncode == 0, output[-3000:]
     assert "1 passed" in output and "cannot be rewritten" not in output, output[-3000:]
 
