@@ -64,7 +64,8 @@ def test_a_run_forked_or_fresh_holds_the_suites_modules_rewritten_and_nothing_to
     assert "1 passed" in output and "cannot be rewritten" not in output, output[-3000:]
 
 
-def test_a_forked_run_is_a_session_of_its_own_that_ctrl_c_stops(tmp_path):
+def test_a_forked_run_is_a_session_of_its_own_that_ctrl_c_stops(tmp_path, monkeypatch):
+    monkeypatch.setenv("KAC_FORKSERVER", "1")
     run = _start(tmp_path, "-k", "waits", env={"KAC_T_WAIT": "1"})
     assert isinstance(run, forkserver.WarmRun)
     assert os.getpgid(run.pid) == run.pid and os.getsid(run.pid) == run.pid
@@ -87,8 +88,9 @@ def test_a_run_ends_as_an_interpreter_ends_its_threads_joined_and_exit_handlers_
     assert done.exists() and done.read_text() == "thread done", output[-2000:]
 
 
-def test_a_run_whose_python_settings_differ_starts_fresh(tmp_path):
+def test_a_run_whose_python_settings_differ_starts_fresh(tmp_path, monkeypatch):
     """An interpreter reads PYTHON* variables only at its start: such a run is not forked."""
+    monkeypatch.setenv("KAC_FORKSERVER", "1")
     run = _start(tmp_path, "-k", "rewritten", env={"PYTHONHASHSEED": "7"})
     assert not isinstance(run, forkserver.WarmRun)
     assert run.communicate(timeout=120)[0].count("1 passed") == 1
@@ -123,7 +125,7 @@ os._exit(0)
 
 def test_the_server_ends_with_the_process_that_started_it(tmp_path):
     proc = subprocess.run([sys.executable, "-c", SERVER_OF_A_DYING_CLIENT, str(tmp_path / "out")], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+                          env=dict(os.environ, KAC_FORKSERVER="1"), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     server = int(proc.stdout.strip())
 
