@@ -29,7 +29,7 @@ from protocol.codec import APIS
 from fixtures.harness import Check
 from fixtures.results import read_rows
 from tests.row_checks import assert_well_formed
-from fixtures.targets import TargetError, make_target
+from fixtures.targets import TargetError, make_target, scratch
 from fixtures.targets.kafka import NEWEST_RELEASE, data_root
 from fixtures.waiting import eventually
 
@@ -55,6 +55,7 @@ def kafka_scratch(tmp_path) -> Path:
     folder = base / f"kac-test-{hashlib.sha256(str(tmp_path).encode()).hexdigest()[:16]}"
     if not folder.exists():
         folder.mkdir()
+        scratch.stamp(folder)          # a killed test worker's folder goes at a later Kafka start
         atexit.register(shutil.rmtree, folder, True)
     return folder
 

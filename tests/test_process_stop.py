@@ -72,6 +72,22 @@ def test_the_folder_of_a_run_killed_outright_goes_at_the_next_start_and_no_other
         target.stop()
 
 
+def test_a_gone_owners_folder_stays_while_a_folder_inside_it_has_an_owner_that_runs(tmp_path):
+    """A test's folder of Kafka folders (tests/test_kafka_target.py ``kafka_scratch``) whose
+    test worker was killed goes only when no run it started still uses a folder inside it."""
+    gone = subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
+                           "from fixtures.targets import scratch; scratch.stamp(Path(sys.argv[1]))",
+                           str(tmp_path / "kac-test-x")], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                          capture_output=True, text=True, timeout=60, check=False,
+                          preexec_fn=lambda: (tmp_path / "kac-test-x").mkdir())
+    assert gone.returncode == 0, gone.stderr
+    outer = tmp_path / "kac-test-x"
+    inner = scratch.make("kafka", outer)           # this process's: it runs
+    assert scratch.sweep(tmp_path) == [] and inner.is_dir()
+    (inner / scratch.STAMP).unlink()               # no owner inside any more
+    assert scratch.sweep(tmp_path) == [outer] and not outer.exists()
+
+
 def _group_alive_in(folder: Path) -> bool:
     """Does a process run whose working folder is ``folder`` (the broker's cwd)?"""
     for pid in filter(str.isdigit, os.listdir("/proc")):
