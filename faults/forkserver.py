@@ -15,8 +15,9 @@ Requests come one JSON line each on stdin (``argv`` after ``python``: ``["-m", M
 ``env``, ``cwd``, ``out``: the file that takes the run's stdout and stderr); the server
 answers on its stdout ``{"id", "pid"}`` right after the fork and ``{"pid", "code", "cpu_s"}``
 when the child exits (``code`` as ``subprocess`` gives it: negative for a signal). It exits when its
-stdin closes (the scoring process ended or was killed); runs under way go on to their end,
-as runs started by ``subprocess`` do.
+stdin closes (the scoring process ended or was killed outright); a run still under way then
+gets SIGTERM (its parent-death signal), stops its brokers and leaves an incomplete run. (A
+forked run shows the server's command line in ``ps``: ``python -m faults.forkserver``.)
 
 pytest rewrites the asserts of every module of a distribution that registers a pytest
 plugin (this suite's packages, hypothesis) as it imports them; the server imports them
@@ -56,7 +57,20 @@ def enabled() -> bool:
 
 
 # -- the server --------------------------------------------------------------------------
-def _child(request: dict, reply_fd: int, started_fd: int) -> None:
+def _end_with_the_server(server: int) -> None:
+    """SIGTERM when the server ends (a parent-death signal): it ends when the scoring process
+    is gone, killed outright, and then a run under way stops its brokers (the suite's SIGTERM
+    handler, fixtures/targets/cleanup.py) and its results say it is incomplete."""
+    try:
+        import ctypes
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != server:      # the server ended before the signal was asked for
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _child(request: dict, reply_fd: int, started_fd: int, server: int) -> None:
     """In the forked child: become the run ``request`` names; ends the process (SystemExit
     through :func:`serve`, which the child leaves at once)."""
     code = 1
@@ -71,6 +85,7 @@ def _child(request: dict, reply_fd: int, started_fd: int) -> None:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
         signal.signal(signal.SIGCHLD, signal.SIG_DFL)
         signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+        _end_with_the_server(server)
         null = os.open(os.devnull, os.O_RDONLY)
         os.dup2(null, 0)
         out = os.open(request["out"], os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
@@ -149,6 +164,7 @@ def serve() -> None:
         reply({"ready": False, "why": f"{type(exc).__name__}: {exc}"})
         return
     reply({"ready": True})
+    server = os.getpid()
     buffer = b""
     children = 0
     while True:
@@ -167,7 +183,7 @@ def serve() -> None:
                 pid = os.fork()
                 if pid == 0:
                     os.close(started_r)
-                    _child(request, reply_fd, started_w)
+                    _child(request, reply_fd, started_w, server)
                 os.close(started_w)
                 os.read(started_r, 1)             # its own session first: then a group to signal
                 os.close(started_r)

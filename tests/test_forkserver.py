@@ -136,3 +136,40 @@ def test_the_server_ends_with_the_process_that_started_it(tmp_path):
         except OSError:
             return True
     assert eventually(gone, within=10)[0], f"the fork server {server} outlived its client"
+
+
+RUN_OF_A_KILLED_CLIENT = '''
+import os, sys
+from pathlib import Path
+from faults import forkserver
+run = forkserver.popen([sys.executable, "-m", "pytest", sys.argv[1], "--rootdir", sys.argv[2], "-q",
+                        "-p", "no:cacheprovider", "-s", "-k", "waits"], dict(os.environ, KAC_T_WAIT="1"),
+                       Path.cwd(), Path(sys.argv[2]) / "out.txt")
+assert isinstance(run, forkserver.WarmRun)
+print(run.pid, flush=True)
+sys.stdin.readline()
+os._exit(0)                  # as a SIGKILL would: no clean-up of its own
+'''
+
+
+def test_a_run_under_way_ends_when_the_process_that_asked_for_it_is_killed(tmp_path):
+    """Its server ends with the scoring process; the run then gets SIGTERM (a parent-death
+    signal) instead of going on with its brokers, reparented to init."""
+    (tmp_path / "test_probe.py").write_text(PROBE)
+    client = subprocess.Popen([sys.executable, "-c", RUN_OF_A_KILLED_CLIENT, str(tmp_path / "test_probe.py"),
+                               str(tmp_path)], cwd=ROOT, env=dict(os.environ, KAC_FORKSERVER="1"),
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    run = int(client.stdout.readline())
+    out = tmp_path / "out.txt"
+    assert eventually(lambda: out.exists() and "waiting" in out.read_text(), within=60)[0]
+    client.stdin.write("\n")
+    client.stdin.flush()
+    assert client.wait(timeout=30) == 0
+
+    def gone():
+        try:
+            with open(f"/proc/{run}/stat") as fh:
+                return fh.read().rsplit(")", 1)[-1].split()[0] == "Z"
+        except OSError:
+            return True
+    assert eventually(gone, within=15)[0], f"the run {run} outlived the process that asked for it"
