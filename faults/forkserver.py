@@ -203,6 +203,19 @@ def serve() -> None:
 
 
 # -- the client ----------------------------------------------------------------------------
+def _take_output(out: Path) -> str:
+    """A finished run's output, its file removed."""
+    try:
+        output = out.read_text(errors="replace")
+    except OSError:
+        output = ""
+    try:
+        out.unlink()
+    except OSError:
+        pass
+    return output
+
+
 class WarmRun:
     """A run forked by the server, handled as the ``subprocess.Popen`` it replaces
     (``pid``, ``returncode``, ``communicate(timeout)`` giving its output, ``poll()``)."""
@@ -225,15 +238,7 @@ class WarmRun:
 
     def communicate(self, timeout: float | None = None) -> tuple[str, None]:
         self.wait(timeout)
-        try:
-            output = self.out.read_text(errors="replace")
-        except OSError:
-            output = ""
-        try:
-            self.out.unlink()
-        except OSError:
-            pass
-        return output, None
+        return _take_output(self.out), None
 
 
 class _Server:
@@ -346,15 +351,7 @@ class _Cold(subprocess.Popen):
 
     def communicate(self, input=None, timeout=None):
         self.wait(timeout)
-        try:
-            output = self.out.read_text(errors="replace")
-        except OSError:
-            output = ""
-        try:
-            self.out.unlink()
-        except OSError:
-            pass
-        return output, None
+        return _take_output(self.out), None
 
 
 if __name__ == "__main__":

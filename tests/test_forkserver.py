@@ -110,6 +110,15 @@ def test_a_forked_run_writes_the_rows_a_fresh_interpreter_writes(monkeypatch):
     assert any('"fail"' in r for r in rows["1"])           # the mutant was caught, in both
 
 
+def _ended(pid: int) -> bool:
+    """Is process ``pid`` gone (or a zombie nobody reaps)?"""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[-1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
 SERVER_OF_A_DYING_CLIENT = '''
 import os, sys
 from pathlib import Path
@@ -128,14 +137,7 @@ def test_the_server_ends_with_the_process_that_started_it(tmp_path):
                           env=dict(os.environ, KAC_FORKSERVER="1"), capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr[-2000:]
     server = int(proc.stdout.strip())
-
-    def gone():
-        try:
-            with open(f"/proc/{server}/stat") as fh:
-                return fh.read().rsplit(")", 1)[-1].split()[0] == "Z"
-        except OSError:
-            return True
-    assert eventually(gone, within=10)[0], f"the fork server {server} outlived its client"
+    assert eventually(lambda: _ended(server), within=10)[0], f"the fork server {server} outlived its client"
 
 
 RUN_OF_A_KILLED_CLIENT = '''
@@ -165,11 +167,4 @@ def test_a_run_under_way_ends_when_the_process_that_asked_for_it_is_killed(tmp_p
     client.stdin.write("\n")
     client.stdin.flush()
     assert client.wait(timeout=30) == 0
-
-    def gone():
-        try:
-            with open(f"/proc/{run}/stat") as fh:
-                return fh.read().rsplit(")", 1)[-1].split()[0] == "Z"
-        except OSError:
-            return True
-    assert eventually(gone, within=15)[0], f"the run {run} outlived the process that asked for it"
+    assert eventually(lambda: _ended(run), within=15)[0], f"the run {run} outlived the process that asked for it"
