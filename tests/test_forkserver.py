@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from faults import forkserver, mutation
+from fixtures.targets.scratch import proc_stat
 from fixtures.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -112,11 +113,8 @@ def test_a_forked_run_writes_the_rows_a_fresh_interpreter_writes(monkeypatch):
 
 def _ended(pid: int) -> bool:
     """Is process ``pid`` gone (or a zombie nobody reaps)?"""
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[-1].split()[0] == "Z"
-    except OSError:
-        return True
+    fields = proc_stat(pid)
+    return fields is None or fields[0] == "Z"
 
 
 SERVER_OF_A_DYING_CLIENT = '''
