@@ -47,6 +47,29 @@ LONGEST_FIRST = ("test_proxy.py", "test_kafka_target.py", "test_shared_cluster.p
                  "test_groups_can_fail.py", "test_zookeeper_target.py")
 
 
+#: Folders whose modules share session-scoped fixtures too costly to set up once per worker:
+#: tox -e tests hands such a folder to one worker as if it were one module. The report tests
+#: share one Spark session and one aggregated data set (tests/reports/conftest.py); handed out
+#: a module at a time they started both on each of three workers, and the Spark JVMs, which
+#: the workers do not reap, spent about 125 CPU s more of CI's (measured 2026-11-29: the
+#: folder in one process 154 busy CPU s, its modules one process each 280; issue 29, item 4).
+ONE_WORKER_FOLDERS = ("tests/reports/",)
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadfile`` as xdist schedules it, but each of ONE_WORKER_FOLDERS one unit."""
+    if config.getoption("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class FolderAwareScheduling(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            folder = next((f for f in ONE_WORKER_FOLDERS if nodeid.startswith(f)), None)
+            return folder or super()._split_scope(nodeid)
+
+    return FolderAwareScheduling(config, log)
+
+
 def pytest_collection_modifyitems(config, items):
     """Marks every test ``fast`` or ``slow`` (see FAST_MODULES) and collects the longest
     modules first (see LONGEST_FIRST)."""

@@ -18,7 +18,9 @@ from reports_scenario import write_crafted
 def spark():
     from reports.spark import session
 
-    s = session(log_level="ERROR")
+    # the data sets here are a few MB: the quick JVM a report of that size gets from the
+    # command line (reports.spark.QUICK_START_BYTES), not the JVM defaults a long report keeps
+    s = session(log_level="ERROR", input_bytes=0)
     # Small splits, so line numbers are checked across several blocks of one file.
     s.conf.set("spark.sql.files.maxPartitionBytes", str(16 * 1024))
     s.conf.set("spark.sql.files.openCostInBytes", str(4 * 1024))
