@@ -32,11 +32,17 @@ def family_run(tmp: Path, module: str, specs: list[str], *extra: str, timeout: f
     mutant's run asks what it catches, which is all the family's tests read of it, instead
     of every property of the module (the groups' mutants name one or two of six; issue 29)."""
     props_of = props_of or {}
+
+    def asks(spec: str) -> tuple[str, ...]:
+        if spec not in props_of:
+            return extra
+        # a mutant's failures are not shrunk: its tests read that its cells fail, and replay
+        # its quickest finding's example, not a smaller one (faults/mutation.py does the same)
+        return (*extra, *(f"--property={p}" for p in props_of[spec]), "--shrink-seconds=0")
+
     with ThreadPoolExecutor(JOBS) as pool:
-        outputs = list(pool.map(
-            lambda i: _pytest(tmp / f"run-{i}", module, specs[i],
-                              (*extra, *(f"--property={p}" for p in props_of.get(specs[i], ()))), timeout),
-            range(len(specs))))
+        outputs = list(pool.map(lambda i: _pytest(tmp / f"run-{i}", module, specs[i], asks(specs[i]), timeout),
+                                range(len(specs))))
     out: dict[str, tuple[Path, dict]] = {}
     for folders, _ in outputs:
         for line in folders:

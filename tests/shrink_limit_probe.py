@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import Phase
 from hypothesis.internal.conjecture import engine
 
 LIMIT = "MAX_SHRINKING_SECONDS"
@@ -32,6 +33,8 @@ def _write(config, record: dict) -> None:
 def _reading(name, method):
     def wrapper(self, *args, **kwargs):
         _seen.setdefault(name, []).append(getattr(engine, LIMIT, None))
+        if name == "shrink_interesting_test_cases":   # may it shrink at all (--shrink-seconds 0)?
+            _seen.setdefault("shrink_phase", []).append(Phase.shrink in self.settings.phases)
         return method(self, *args, **kwargs)
     return wrapper
 

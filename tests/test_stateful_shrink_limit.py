@@ -54,7 +54,8 @@ def test_a_limit_that_was_absent_is_absent_again():
         setattr(engine, SHRINK_LIMIT, before)
 
 
-def _probed_run(tmp: Path, module: str, prop: str, selection: str, specs: list[str]) -> tuple[list, list]:
+def _probed_run(tmp: Path, module: str, prop: str, selection: str, specs: list[str],
+                *extra: str) -> tuple[list, list]:
     """Run ``module``'s ``prop`` checks selected by ``selection`` (``-k``) against ``specs``
     at the ci profile with the probe: (the rows, the probe's records: the session's, then
     one per check)."""
@@ -64,7 +65,7 @@ def _probed_run(tmp: Path, module: str, prop: str, selection: str, specs: list[s
         [sys.executable, "-m", "pytest", module, "-q", "-p", "no:cacheprovider",
          "-p", "tests.shrink_limit_probe", "--probe-shrink-limit", str(probe),
          "--property", prop, "--profile", "ci", "--seed", "1", "-k", selection,
-         *[a for spec in specs for a in ("--broker", spec)], "--results-dir", str(tmp / "results")],
+         *[a for spec in specs for a in ("--broker", spec)], "--results-dir", str(tmp / "results"), *extra],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     rows = read_rows(Path((tmp / "last-run").read_text().strip()) / "results.jsonl")
@@ -111,3 +112,25 @@ def test_a_given_check_shrinks_within_its_profiles_limit_and_restores_it(tmp_pat
     assert session != limit, session
     assert check["before"] == session and check["after"] == session, check
     assert set(check["run"]) == {limit} and check["shrink_interesting_test_cases"] == [limit], check
+    assert check["shrink_phase"] == [True], check
+
+
+@pytest.mark.parametrize("module,prop,selection", [("conformance/test_configs.py", "C1", "v1"),
+                                                   ("conformance/test_stateful.py", "S1", "Metadata")])
+def test_with_shrink_seconds_0_a_failure_is_reported_unshrunk(tmp_path, module, prop, selection):
+    """``--shrink-seconds 0`` (mutant runs: faults/mutation.py, tests/family_matrix.py): the
+    engine reaches its shrink step without the shrink phase, so the first failing example is
+    the one reported; the check still fails, with its counterexample."""
+    rows, records = _probed_run(tmp_path, module, prop, selection, [FAILING], "--shrink-seconds", "0")
+    assert [r["outcome"] for r in rows] == ["fail"] and rows[0]["counterexample"], rows
+    (check,) = records[1:]
+    assert check["shrink_phase"] == [False], check
+
+
+def test_a_negative_shrink_limit_is_one_line(tmp_path):
+    proc = subprocess.run([sys.executable, "-m", "pytest", "conformance", "-q", "-p", "no:cacheprovider",
+                           "--shrink-seconds", "-1", "--results-dir", str(tmp_path / "results")],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    err = proc.stderr.strip()
+    assert proc.returncode == 4 and err == "ERROR: --shrink-seconds -1: give 0 or more seconds (0: no shrinking)", \
+        proc.stdout + proc.stderr

@@ -10,12 +10,12 @@ whatever the row's outcome.
 """
 from __future__ import annotations
 
-from hypothesis import HealthCheck, Phase, seed, settings
+from hypothesis import HealthCheck, seed, settings
 from hypothesis.errors import FlakyFailure
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from fixtures.harness import BrokerGone, Unsupported, Violation
-from fixtures.shrinking import shrinking_limited_to
+from fixtures.shrinking import limit, phases, shrinking_limited_to
 from protocol import apis
 
 from .invariants import check_invariants
@@ -79,14 +79,14 @@ def run_s1(check, focus: int) -> None:
         replay_counterexample(row, recorded)
         return
     profile = row.profile
+    shrink = limit(getattr(check.session, "shrink_seconds", None), SHRINK_SECONDS, profile, 30)
     machine_settings = settings(max_examples=check.session.max_examples,
                                 stateful_step_count=STEPS.get(profile, 20), deadline=None, database=None,
                                 report_multiple_bugs=False, derandomize=False,
-                                suppress_health_check=list(HealthCheck),
-                                phases=[Phase.explicit, Phase.generate, Phase.shrink])
+                                suppress_health_check=list(HealthCheck), phases=phases(shrink))
     machine = seed(check.seed)(machine_class(row))
     try:
-        with shrinking_limited_to(SHRINK_SECONDS.get(profile, 30)):
+        with shrinking_limited_to(shrink):
             run_state_machine_as_test(machine, settings=machine_settings)
     except BrokerGone:
         row.keep_current()
