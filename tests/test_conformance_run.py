@@ -78,7 +78,10 @@ def matrix_run(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("matrix")
     specs = brokers_for_matrix()
     args = [a for s in specs for a in ("--broker", s)]
-    proc = run_suite(tmp, *args, "--profile", "ci", "--seed", "1234", "--property", ",".join(MATRIX_PROPERTIES))
+    # the rows' presence and shape are checked, not their examples' size: failures are not
+    # shrunk (tansu's and noida's P1-P3 findings shrinking: 26 -> 15 CPU s without)
+    proc = run_suite(tmp, *args, "--profile", "ci", "--seed", "1234", "--property", ",".join(MATRIX_PROPERTIES),
+                     "--shrink-seconds", "0")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     run = the_run(tmp)
     MATRIX_PROCESS.update(pid=proc.pid, scratch=str(proc.scratch))
