@@ -50,9 +50,10 @@ LONGEST_FIRST = ("test_proxy.py", "test_kafka_target.py", "test_shared_cluster.p
 #: Folders whose modules share session-scoped fixtures too costly to set up once per worker:
 #: tox -e tests hands such a folder to one worker as if it were one module. The report tests
 #: share one Spark session and one aggregated data set (tests/reports/conftest.py); handed out
-#: a module at a time they started both on each of three workers, and the Spark JVMs, which
-#: the workers do not reap, spent about 125 CPU s more of CI's (measured 2026-11-29: the
-#: folder in one process 154 busy CPU s, its modules one process each 280; issue 29, item 4).
+#: a module at a time they started both on every worker that got one of them (three in a CI
+#: rehearsal), and the Spark JVMs, which the workers do not reap, cost up to ~125 busy CPU s
+#: more (measured 2026-11-29: the folder in one process 154, its modules one process each
+#: 280; issue 29, item 4).
 ONE_WORKER_FOLDERS = ("tests/reports/",)
 
 

@@ -119,8 +119,9 @@ def test_a_given_check_shrinks_within_its_profiles_limit_and_restores_it(tmp_pat
                                                    ("conformance/test_stateful.py", "S1", "Metadata")])
 def test_with_shrink_seconds_0_a_failure_is_reported_unshrunk(tmp_path, module, prop, selection):
     """``--shrink-seconds 0`` (mutant runs: faults/mutation.py, tests/family_matrix.py): the
-    engine reaches its shrink step without the shrink phase, so the first failing example is
-    the one reported; the check still fails, with its counterexample."""
+    engine reaches its shrink step without the shrink phase, so hypothesis reports its first
+    failing example (S1's own minimising pass still runs after it); the check still fails,
+    with its counterexample."""
     rows, records = _probed_run(tmp_path, module, prop, selection, [FAILING], "--shrink-seconds", "0")
     assert [r["outcome"] for r in rows] == ["fail"] and rows[0]["counterexample"], rows
     (check,) = records[1:]
