@@ -13,8 +13,10 @@ known, not as a regression; a known row never covers another one. Exit 0: nothin
 partial; a failing cell gained a failing row that no entry matches and the baseline's
 cell did not have (also inside a known cell); a cell of the baseline is missing from the
 runs; or the runs and the baseline share no cell (with --strict also a new unsupported
-cell, a new property, or a new failing cell); 2: bad input, including a run whose
-manifest does not say it went to its end (``complete: true``) unless --allow-incomplete.
+cell, a new property, or a new failing cell); 2: bad input, one line on stderr (a baseline
+or run folder that is missing, unreadable or holds no valid row, a malformed baseline file,
+an unknown option), including a run whose manifest does not say it went to its end
+(``complete: true``) unless --allow-incomplete.
 Pure Python: no Spark needed.
 """
 from __future__ import annotations
@@ -29,9 +31,9 @@ import sys
 from . import junit
 from . import known as known_list
 from .cells import Cell, find_runs, load
-from .cli import ReportError, run
+from .cli import OneLineParser, ReportError, run
 from .paths import MANIFEST, RESULTS, read_runs_from
-from .row_schema import PASSING
+from .row_schema import CELL_STATES, PASSING
 
 FORMAT = "kafka-admin-conformance/gate-baseline/2"
 #: Baselines written before cells had states: a cell was its most severe row, so a pass
@@ -116,18 +118,22 @@ def compare(base: dict, cur: dict, known: list | None = None) -> list[tuple[str,
 
 
 def read_baseline(path: str) -> tuple[dict, str]:
-    """-> ({cell key: Cell}, description)."""
+    """-> ({cell key: Cell}, description); a ReportError (one line) when ``path`` is no
+    baseline: missing, unreadable, not a baseline file, or holding no cell."""
     if os.path.isfile(path) and not path.endswith(RESULTS):
         try:
             with open(path, encoding="utf-8") as fh:
                 doc = json.load(fh)
-            if doc.get("format") not in (FORMAT, FORMAT_1):
+            if not isinstance(doc, dict) or doc.get("format") not in (FORMAT, FORMAT_1):
                 raise ValueError(f"format is not {FORMAT}")
             old = doc["format"] == FORMAT_1
-            cells = [Cell(**{k: c.get(k) for k in BASELINE_FIELDS if k not in ("counts", "failing")},
-                          counts=c.get("counts") or {}, failing=None if old else list(c.get("failing") or []))
-                     for c in doc["cells"]]
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as e:
+            if not isinstance(doc.get("cells"), list) or not doc["cells"]:
+                raise ValueError("it lists no cells")
+            cells = [baseline_cell(c, i, old) for i, c in enumerate(doc["cells"], 1)]
+        except OSError as e:
+            raise ReportError(f"cannot read the baseline {path}: {e.strerror or e}; give a run folder, "
+                              "a folder of runs, or a JSON file written by --write-baseline") from None
+        except (ValueError, KeyError, TypeError, AttributeError) as e:
             raise ReportError(f"baseline {path} is not a baseline file ({e}); write one with "
                               "--write-baseline FILE, or give a run folder") from None
         note = ("; format 1: its cells were their most severe row and kept no failing rows, so new failing "
@@ -138,9 +144,43 @@ def read_baseline(path: str) -> tuple[dict, str]:
     if os.path.isdir(path):
         is_run = os.path.isfile(os.path.join(path, RESULTS))
         loaded = load(find_runs([] if is_run else [path], [path] if is_run else []))
+        if not loaded.cells:
+            raise ReportError(f"the baseline {path} holds no valid row"
+                              + (f" ({malformed(loaded)})" if loaded.malformed else "")
+                              + "; give a run folder the suite wrote, or a baseline file")
         return loaded.cells, f"{path} ({len(loaded.runs)} run(s), {len(loaded.cells)} cells)"
     raise ReportError(f"no such baseline: {path}; give a run folder, a folder of runs, "
                       "or a JSON file written by --write-baseline")
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def baseline_cell(c, i: int, old: bool) -> Cell:
+    """Cell ``i`` of a baseline file, its fields checked (ValueError naming the cell): a file
+    that only looks like a baseline must not decide a gate."""
+    if not isinstance(c, dict):
+        raise ValueError(f"cell {i} is not an object")
+    for k in ("broker", "property"):
+        if not isinstance(c.get(k), str) or not c[k]:
+            raise ValueError(f"cell {i} has no {k}")
+    if c.get("outcome") not in CELL_STATES:
+        raise ValueError(f"cell {i}: outcome {c.get('outcome')!r} is none of {', '.join(CELL_STATES)}")
+    for k in ("api_key", "api_version", "row_id"):
+        if c.get(k) is not None and not _is_int(c[k]):
+            raise ValueError(f"cell {i}: {k} {c[k]!r} is not a number")
+    for k in ("api_name", "run_id", "results", "message"):
+        if c.get(k) is not None and not isinstance(c[k], str):
+            raise ValueError(f"cell {i}: {k} is not a string")
+    counts = c.get("counts") or {}
+    if not isinstance(counts, dict) or not all(isinstance(k, str) and _is_int(n) for k, n in counts.items()):
+        raise ValueError(f"cell {i}: counts is not an object of row counts")
+    failing = None if old else c.get("failing") or []
+    if failing is not None and (not isinstance(failing, list) or not all(isinstance(r, dict) for r in failing)):
+        raise ValueError(f"cell {i}: failing is not a list of rows")
+    return Cell(**{k: c.get(k) for k in BASELINE_FIELDS if k not in ("counts", "failing")},
+                counts=counts, failing=failing)
 
 
 #: What a baseline file keeps of a cell: its state, the row explaining it, its rows' counts
@@ -234,7 +274,7 @@ def report(result: list, strict: bool, out=None, known: list | None = None) -> i
 
 
 def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="python -m reports.gate", description=__doc__.split("\n")[0])
+    p = OneLineParser(prog="python -m reports.gate", description=__doc__.split("\n")[0])
     p.add_argument("runs", nargs="*", metavar="RUN_FOLDER", help="run folders to check")
     p.add_argument("--results-dir", action="append", default=[], metavar="DIR", help="every run folder in DIR")
     p.add_argument("--runs-from", metavar="FILE", help="a text file naming run folders, one a line")
@@ -251,6 +291,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-incomplete", action="store_true",
                    help="gate runs whose manifest does not say they went to their end (cut off, crashed)")
     return p
+
+
+def writable(path: str, option: str) -> None:
+    """A file the gate will write goes to a folder that exists (said before anything is read)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path) or not os.path.isdir(folder):
+        raise ReportError(f"cannot write {option} {path}: "
+                          + ("it is a folder" if os.path.isdir(path) else f"no such folder {folder}"))
 
 
 def run_completeness(results: str) -> str | None:
@@ -288,25 +336,31 @@ def main(argv=None) -> int:
     args = parser().parse_args(argv)
     if not args.baseline and not args.write_baseline:
         raise ReportError("nothing to do: give --baseline BASELINE (and/or --write-baseline FILE)")
+    if args.last is not None and args.last < 1:
+        raise ReportError(f"--last {args.last}: give a number of runs, 1 or more")
+    for path, option in ((args.junit, "--junit"), (args.write_baseline, "--write-baseline")):
+        if path:
+            writable(path, option)
     runs = list(args.runs) + (read_runs_from(args.runs_from) if args.runs_from else [])
     if not runs and not args.results_dir:
         raise ReportError("no runs: give --results-dir DIR and/or run folders")
+    known = ([] if not args.baseline or args.known_deviations == "none"
+             or (args.known_deviations == known_list.DEFAULT and not os.path.exists(known_list.DEFAULT))
+             else known_list.read(args.known_deviations))
     base = read_baseline(args.baseline) if args.baseline else None
     cur = load(find_runs(args.results_dir, runs), args.last)
+    if not cur.cells:
+        raise ReportError("the runs hold no valid row; nothing to gate"
+                          + (f" ({malformed(cur)})" if cur.malformed else ""))
     for f, n, reason in cur.malformed[:5]:
         print(f"malformed {f}:{n}: {reason}", file=sys.stderr)
     if cur.malformed:
         print(f"gate: {len(cur.malformed)} malformed line(s) skipped", file=sys.stderr)
-    if not cur.cells:
-        raise ReportError("the runs hold no valid row; nothing to gate")
     refuse_incomplete(cur.runs, args.allow_incomplete)
     status = 0
     if base is not None:
         cells, desc = base
         print(f"gate: {len(cur.runs)} run(s), {len(cur.cells)} cells against baseline {desc}")
-        known = ([] if args.known_deviations == "none" or (args.known_deviations == known_list.DEFAULT
-                                                           and not os.path.exists(known_list.DEFAULT))
-                 else known_list.read(args.known_deviations))
         result = compare(cells, cur.cells, known)
         status = report(result, args.strict, known=known)
         if args.junit:
@@ -319,6 +373,11 @@ def main(argv=None) -> int:
         write_baseline(args.write_baseline, cur.cells, cur.runs)
         print(f"baseline: wrote {len(cur.cells)} cells to {args.write_baseline}")
     return status
+
+
+def malformed(loaded) -> str:
+    f, n, reason = loaded.malformed[0]
+    return f"{len(loaded.malformed)} malformed line(s), the first {f}:{n}: {reason}"
 
 
 if __name__ == "__main__":
