@@ -1,7 +1,8 @@
 """Release gate: compare runs against a baseline; fail when a cell got worse.
 
     python -m reports.gate [RUN_FOLDER ...] [--results-dir DIR] [--runs-from FILE] [--last N]
-                           --baseline BASELINE [--junit FILE] [--strict] [--write-baseline FILE]
+                           --baseline BASELINE [--junit FILE] [--strict] [--allow-new-unsupported]
+                           [--write-baseline FILE]
 
 BASELINE is a run folder, a folder of run folders, or a JSON file written by
 --write-baseline. A cell's state on either side is its latest state (reports/cells.py:
@@ -9,14 +10,16 @@ BASELINE is a run folder, a folder of run folders, or a JSON file written by
 not asked). A failing cell is *known* only when every failing row in it is a reviewed
 known deviation of Apache Kafka (--known-deviations, reports/known.py): it is reported as
 known, not as a regression; a known row never covers another one. Exit 0: nothing below;
-1: a cell went from pass (or partial) to fail, from pass to error, or from pass to
-partial; a failing cell gained a failing row that no entry matches and the baseline's
-cell did not have (also inside a known cell); a cell of the baseline is missing from the
-runs; or the runs and the baseline share no cell (with --strict also a new unsupported
-cell, a new property, or a new failing cell); 2: bad input, one line on stderr (a baseline
-or run folder that is missing, unreadable or holds no valid row, a malformed baseline file,
-an unknown option), including a run whose manifest does not say it went to its end
-(``complete: true``) unless --allow-incomplete.
+1: a cell went from pass (or partial) to fail, from pass to error, from pass to partial,
+or from pass (or partial) to unsupported or skip (issue 55: a verdict the baseline had
+must not vanish behind "not asked"; ``--allow-new-unsupported`` lets the last through, and
+the summary says how many, never pass -> partial); a failing cell gained a failing row
+that no entry matches and the baseline's cell did not have (also inside a known cell); a
+cell of the baseline is missing from the runs; or the runs and the baseline share no cell
+(with --strict also a new unsupported cell, a new property, or a new failing cell); 2: bad
+input, one line on stderr (a baseline or run folder that is missing, unreadable or holds
+no valid row, a malformed baseline file, an unknown option), including a run whose
+manifest does not say it went to its end (``complete: true``) unless --allow-incomplete.
 Pure Python: no Spark needed.
 """
 from __future__ import annotations
@@ -45,8 +48,9 @@ CATEGORIES = {
     "regression": (True, True),        # pass (or partial) -> fail
     "new_failure": (True, True),       # still failing, with a failing row the baseline did not have
     "narrowed": (True, True),          # pass -> partial: a test of the cell was not asked
+    "unasked": (True, True),           # pass or partial -> unsupported or skip (--allow-new-unsupported)
     "new_property": (False, True),     # a property id the baseline never had
-    "new_unsupported": (False, True),  # now unsupported, was something else or absent
+    "new_unsupported": (False, True),  # now unsupported, was absent, failing, erring or skipped
     "errored": (True, True),           # pass -> error: the verdict was lost
     "worse": (False, True),            # a new cell that fails or errs
     "fixed": (False, False),           # fail -> pass
@@ -60,11 +64,30 @@ TITLES = {"known_deviation": "fail as a known deviation of Apache Kafka (reviewe
           "new_failure": "gained a failing row the baseline did not have and no known deviation matches",
           "narrowed": "went from pass to partial (a test of the cell was not asked)",
           "new_property": "belong to properties new since the baseline",
+          "unasked": "went from pass (or partial) to unsupported or skip (no test of the cell was asked)",
           "new_unsupported": "are newly unsupported", "errored": "went from pass to error",
           "worse": "got worse (new and failing or erring)",
           "fixed": "went from fail to pass", "new_cell": "are new and pass or skip",
           "missing": "of the baseline were not run", "changed": "changed otherwise"}
+#: What --allow-new-unsupported lets through: cells that passed (or were partial) and now ask
+#: no test (unsupported: the broker lacks the feature, with the evidence in the row; skip: not
+#: asked by the profile or the scope). Never ``narrowed`` (pass -> partial): such a cell still
+#: shows passing tests, so the ones it lost are easy to overlook, and the flag would let a
+#: regression hide there behind "not asked" (issue 55); when that change is meant, rewrite the
+#: baseline (--write-baseline).
+ALLOWABLE = frozenset({"unasked"})
+ALLOW = "--allow-new-unsupported"
+#: States in which no test of a cell was asked.
+UNASKED = ("unsupported", "skip")
 SHOW = 50
+
+
+def fails(cat: str, strict: bool = False, allow_unasked: bool = False) -> bool:
+    """Whether a cell of category ``cat`` fails the gate under these options."""
+    if allow_unasked and cat in ALLOWABLE:
+        return False
+    always, strictly = CATEGORIES[cat]
+    return always or (strict and strictly)
 
 
 def label(c: Cell) -> str:
@@ -89,6 +112,8 @@ def categorize(base: Cell | None, cur: Cell | None, base_props: set, known: list
         return "regression"
     if was == "pass" and now == "partial":
         return "narrowed"
+    if was in PASSING and now in UNASKED:
+        return "unasked"
     if now == "unsupported" and was != "unsupported":
         return "new_unsupported"
     if was == "pass" and now == "error":
@@ -202,7 +227,19 @@ def write_baseline(path: str, cells: dict, runs: list) -> None:
         raise ReportError(f"cannot write the baseline {path}: {e.strerror}") from None
 
 
-def junit_cases(result: list, strict: bool, known: list | None = None) -> list[junit.Case]:
+def allowed(result: list, allow_unasked: bool) -> list:
+    """The cells --allow-new-unsupported let through (empty without it)."""
+    return [r for r in result if allow_unasked and r[0] in ALLOWABLE]
+
+
+def allow_note(result: list) -> str:
+    """What the summary says when --allow-new-unsupported was given, also when it let
+    nothing through (a reader of the gate's output must see that it was given)."""
+    return f"{ALLOW} let {len(result)} cell(s) through that went from pass (or partial) to unsupported or skip"
+
+
+def junit_cases(result: list, strict: bool, known: list | None = None,
+                allow_unasked: bool = False) -> list[junit.Case]:
     cases = []
     for cat, base, cur in result:
         c = cur or base
@@ -217,26 +254,29 @@ def junit_cases(result: list, strict: bool, known: list | None = None) -> list[j
             text += "".join(f"\nnew failing row {r.get('row_id')} ({r.get('check') or '-'}): {r.get('message')}"
                             for r in cur.new_failures(known or (), base))
             case.text = text
-        if CATEGORIES[cat][1 if strict else 0]:
+        if fails(cat, strict, allow_unasked):
             case.status, case.message = "failure", f"{cat}: {TITLES[cat]}"
             if cat == "regression":  # what a CI page shows under the failed test case
                 case.text += (f"\nreplay: tox -e conformance -- --broker {shlex.quote(cur.broker)} "
                               f"--replay {shlex.quote(f'{cur.results}:{cur.row_id}')}")
-        elif cur is None or cur.outcome in ("unsupported", "skip"):
+        elif cat in ALLOWABLE and allow_unasked:
+            case.status, case.message = "skipped", f"{cat}: {TITLES[cat]}; let through by {ALLOW}"
+        elif cur is None or cur.outcome in UNASKED:
             case.status, case.message = "skipped", "not run" if cur is None else cur.outcome
         cases.append(case)
     return cases
 
 
-def report(result: list, strict: bool, out=None, known: list | None = None) -> int:
+def report(result: list, strict: bool, out=None, known: list | None = None, allow_unasked: bool = False) -> int:
     """Print the readable list; return the exit status."""
     out = out or sys.stdout
     by = {k: [r for r in result if r[0] == k] for k in CATEGORIES}
-    failing = [k for k, (always, strictly) in CATEGORIES.items() if by[k] and (always or (strict and strictly))]
+    failing = [k for k in CATEGORIES if by[k] and fails(k, strict, allow_unasked)]
+    let_through = allowed(result, allow_unasked)
     for cat in CATEGORIES:
         if cat == "same" or not by[cat]:
             continue
-        tag = "FAIL" if cat in failing else "note"
+        tag = "FAIL" if cat in failing else f"allowed by {ALLOW}" if cat in ALLOWABLE and allow_unasked else "note"
         print(f"{tag}: {len(by[cat])} cell(s) {TITLES[cat]}:", file=out)
         for _, base, cur in by[cat][:SHOW]:
             c = cur or base
@@ -244,7 +284,7 @@ def report(result: list, strict: bool, out=None, known: list | None = None) -> i
             if cur is not None and cat not in ("same", "new_cell"):
                 line += f"  [{cur.run_id} row {cur.row_id}]"
                 if cur.message and cat in ("regression", "errored", "worse", "new_unsupported", "new_property",
-                                           "narrowed"):
+                                           "narrowed", "unasked"):
                     line += f"  {cur.message.splitlines()[0][:160]}"
             print(line, file=out)
             if cat == "new_failure":
@@ -269,7 +309,8 @@ def report(result: list, strict: bool, out=None, known: list | None = None) -> i
         failing, why = failing + ["no shared cell"], ", ".join(filter(None, [why, "no shared cell"]))
     verdict = "FAIL" if failing else "PASS"
     print(f"gate: {verdict}: {compared} cells compared, {len(by['same'])} unchanged"
-          + (f"; failing on {why}" if why else "") + ("" if strict else " (not --strict)"), file=out)
+          + (f"; failing on {why}" if why else "") + ("" if strict else " (not --strict)")
+          + (f"; {allow_note(let_through)}" if allow_unasked else ""), file=out)
     return 1 if failing else 0
 
 
@@ -283,6 +324,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--junit", metavar="FILE", help="write JUnit XML, one testcase per compared cell")
     p.add_argument("--strict", action="store_true",
                    help="also fail on new unsupported cells, new properties and cells that got worse")
+    p.add_argument(ALLOW, action="store_true",
+                   help="let cells through that went from pass (or partial) to unsupported or skip (a broker "
+                        "that dropped a feature on purpose); the summary says how many. Never pass -> partial")
     p.add_argument("--write-baseline", metavar="FILE", help="write the runs' latest outcomes as a baseline JSON")
     p.add_argument("--known-deviations", metavar="FILE", default=known_list.DEFAULT,
                    help="reviewed known deviations of Apache Kafka: a failing cell one of them matches "
@@ -362,10 +406,13 @@ def main(argv=None) -> int:
         cells, desc = base
         print(f"gate: {len(cur.runs)} run(s), {len(cur.cells)} cells against baseline {desc}")
         result = compare(cells, cur.cells, known)
-        status = report(result, args.strict, known=known)
+        allow = args.allow_new_unsupported
+        status = report(result, args.strict, known=known, allow_unasked=allow)
         if args.junit:
+            props = {ALLOW.removeprefix("--"): f"{len(allowed(result, allow))} cell(s) let through"} if allow else {}
             try:
-                junit.write(args.junit, "conformance-gate", junit_cases(result, args.strict, known))
+                junit.write(args.junit, "conformance-gate", junit_cases(result, args.strict, known, allow),
+                            properties=props)
             except OSError as e:
                 raise ReportError(f"cannot write {args.junit}: {e.strerror}") from None
             print(f"junit: {args.junit}")
