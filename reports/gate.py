@@ -2,7 +2,7 @@
 
     python -m reports.gate [RUN_FOLDER ...] [--results-dir DIR] [--runs-from FILE] [--last N]
                            --baseline BASELINE [--junit FILE] [--strict] [--allow-new-unsupported]
-                           [--write-baseline FILE]
+                           [--broker-as RUN_BROKER BASELINE_BROKER] [--write-baseline FILE]
 
 BASELINE is a run folder, a folder of run folders, or a JSON file written by
 --write-baseline. A cell's state on either side is its latest state (reports/cells.py:
@@ -327,6 +327,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(ALLOW, action="store_true",
                    help="let cells through that went from pass (or partial) to unsupported or skip (a broker "
                         "that dropped a feature on purpose); the summary says how many. Never pass -> partial")
+    p.add_argument("--broker-as", nargs=2, action="append", default=[], metavar=("RUN_BROKER", "BASELINE_BROKER"),
+                   help="compare the runs' cells of broker spec RUN_BROKER with the baseline's cells of "
+                        "BASELINE_BROKER (repeatable): a build of your own (kafka-dist:PATH) against a "
+                        "release's baseline (kafka:4.4.0), a mutant run (proxy:MUTANT@tansu) against tansu's")
     p.add_argument("--write-baseline", metavar="FILE", help="write the runs' latest outcomes as a baseline JSON")
     p.add_argument("--known-deviations", metavar="FILE", default=known_list.DEFAULT,
                    help="reviewed known deviations of Apache Kafka: a failing cell one of them matches "
@@ -335,6 +339,30 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--allow-incomplete", action="store_true",
                    help="gate runs whose manifest does not say they went to their end (cut off, crashed)")
     return p
+
+
+def broker_as(cells: dict, base: dict, pairs: list) -> dict:
+    """The runs' cells keyed as the baseline's where ``--broker-as RUN BASELINE`` says (the
+    cells themselves keep their broker: their labels and replay commands name what ran)."""
+    if not pairs:
+        return cells
+    mapping = dict(pairs)
+    ran, had = {k[0] for k in cells}, {k[0] for k in base}
+    for run_broker, base_broker in mapping.items():
+        if run_broker not in ran:
+            raise ReportError(f"--broker-as: the runs hold no cell of broker {run_broker!r}; "
+                              f"theirs: {', '.join(sorted(ran))}")
+        if base_broker not in had:
+            raise ReportError(f"--broker-as: the baseline holds no cell of broker {base_broker!r}; "
+                              f"its: {', '.join(sorted(had))}")
+    out = {}
+    for key, c in cells.items():
+        new = (mapping.get(key[0], key[0]),) + key[1:]
+        if new in out:
+            raise ReportError(f"--broker-as: the runs hold cells of both {key[0]!r} and {new[0]!r}; "
+                              "gate them in two calls")
+        out[new] = c
+    return out
 
 
 def writable(path: str, option: str) -> None:
@@ -380,6 +408,8 @@ def main(argv=None) -> int:
     args = parser().parse_args(argv)
     if not args.baseline and not args.write_baseline:
         raise ReportError("nothing to do: give --baseline BASELINE (and/or --write-baseline FILE)")
+    if args.broker_as and not args.baseline:
+        raise ReportError("--broker-as compares the runs with a baseline: give --baseline BASELINE")
     if args.last is not None and args.last < 1:
         raise ReportError(f"--last {args.last}: give a number of runs, 1 or more")
     for path, option in ((args.junit, "--junit"), (args.write_baseline, "--write-baseline")):
@@ -404,8 +434,11 @@ def main(argv=None) -> int:
     status = 0
     if base is not None:
         cells, desc = base
+        gated = broker_as(cur.cells, cells, args.broker_as)
         print(f"gate: {len(cur.runs)} run(s), {len(cur.cells)} cells against baseline {desc}")
-        result = compare(cells, cur.cells, known)
+        for run_broker, base_broker in args.broker_as:
+            print(f"gate: the runs' broker {run_broker} compared as the baseline's {base_broker} (--broker-as)")
+        result = compare(cells, gated, known)
         allow = args.allow_new_unsupported
         status = report(result, args.strict, known=known, allow_unasked=allow)
         if args.junit:

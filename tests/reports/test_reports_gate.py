@@ -155,6 +155,23 @@ def test_junit_xml_one_testcase_per_compared_cell(tmp_path, base_run, capsys):
         ("allow-new-unsupported", "1 cell(s) let through")]
 
 
+def test_broker_as_compares_a_run_of_another_spec_with_the_baseline(tmp_path, base_run, capsys):
+    """A run of ``proxy:none@tansu`` (or kafka-dist:PATH against kafka:4.4.0) shares no cell
+    with tansu's baseline; --broker-as compares them, and the lines name what ran."""
+    spec = "proxy:none@tansu"
+    rows = [row(spec, p, k, v, o, check=f"test_{p.lower()}") for (p, k, v), o in {**BASE, ("P1", 19, 1): "fail"}.items()]
+    new = write_run(tmp_path / "new", "run-new", rows, start=T0 + dt.timedelta(hours=1))
+    status, out = _gate(capsys, new, "--baseline", base_run)
+    assert status == 1 and "share no cell" in out
+    status, out = _gate(capsys, new, "--baseline", base_run, "--broker-as", spec, "tansu")
+    assert status == 1 and "4 cells compared, 3 unchanged; failing on 1 regression" in out, out
+    assert f"the runs' broker {spec} compared as the baseline's tansu (--broker-as)" in out
+    assert f"  {spec} CreateTopics(19) v1 P1: pass -> fail" in out and f"--broker {spec} --replay" in out
+    both = write_run(tmp_path / "new", "run-both", rows + _cells(BASE), start=T0 + dt.timedelta(hours=2))
+    with pytest.raises(gate.ReportError, match="hold cells of both"):
+        gate.main([both, "--baseline", base_run, "--broker-as", spec, "tansu"])
+
+
 def _cli(*argv):
     p = subprocess.run([sys.executable, *argv], cwd=ROOT, capture_output=True, text=True, timeout=60,
                        env={**os.environ, "PYTHONPATH": ROOT})
