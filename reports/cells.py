@@ -99,8 +99,11 @@ def find_runs(results_dirs: list[str], runs: list[str]) -> list[str]:
         d = d.removeprefix("file:")
         if not os.path.isdir(d):
             raise ReportError(f"no such folder: {d} ({HINT})")
-        found = sorted(os.path.join(d, c, RESULTS) for c in os.listdir(d)
-                       if os.path.isfile(os.path.join(d, c, RESULTS)))
+        try:
+            names = os.listdir(d)
+        except OSError as e:
+            raise ReportError(f"cannot read the folder {d}: {e.strerror} ({HINT})") from None
+        found = sorted(os.path.join(d, c, RESULTS) for c in names if os.path.isfile(os.path.join(d, c, RESULTS)))
         if not found:
             raise ReportError(f"no run folders under {d}: expected {d}/<run_id>/{RESULTS} ({HINT})")
         out += found
@@ -124,13 +127,25 @@ def _manifest_start(results: str):
 
 def valid_rows(results: str, malformed: list):
     """The valid rows of one results.jsonl; malformed lines go to ``malformed`` as (file, line, reason)."""
-    with open(results, encoding="utf-8", errors="replace") as fh:
-        for n, line in enumerate(fh, 1):
+    try:
+        fh = open(results, encoding="utf-8", errors="replace")
+    except OSError as e:
+        raise ReportError(f"cannot read {results}: {e.strerror}") from None
+    with fh:
+        for n, line in _lines(fh, results):
             row, reason = row_schema.check_line(line)
             if reason:
                 malformed.append((results, n, reason))
             elif row is not None:  # None: a blank line
                 yield row
+
+
+def _lines(fh, results: str):
+    """Numbered lines of an open results file; a read that fails is a one-line error."""
+    try:
+        yield from enumerate(fh, 1)
+    except OSError as e:
+        raise ReportError(f"cannot read {results}: {e.strerror}") from None
 
 
 def add_run_arguments(p) -> None:

@@ -14,12 +14,18 @@ class Case:
     text: str = ""
 
 
-def write(path: str, suite: str, cases: list[Case]) -> None:
+def write(path: str, suite: str, cases: list[Case], properties: dict | None = None) -> None:
+    """``properties``: the suite's ``<properties>`` (name -> value), what a CI page shows
+    about the run as a whole (the gate: which of its options let cells through)."""
     failures = sum(c.status == "failure" for c in cases)
     skipped = sum(c.status == "skipped" for c in cases)
     root = ET.Element("testsuites", name=suite, tests=str(len(cases)), failures=str(failures))
     ts = ET.SubElement(root, "testsuite", name=suite, tests=str(len(cases)), failures=str(failures),
                        errors="0", skipped=str(skipped))
+    if properties:
+        props = ET.SubElement(ts, "properties")
+        for name, value in properties.items():
+            ET.SubElement(props, "property", name=name, value=str(value))
     for c in cases:
         tc = ET.SubElement(ts, "testcase", classname=c.classname, name=c.name, time="0")
         if c.status in ("failure", "skipped"):

@@ -59,14 +59,53 @@ def test_pass_to_fail_fails_with_readable_list(tmp_path, base_run, capsys):
     assert "note: 1 cell(s) went from fail to pass:" in out and "gate: FAIL" in out
 
 
-def test_new_unsupported_and_new_property_reported_not_failing(tmp_path, base_run, capsys):
-    new = _run(tmp_path, {**BASE, ("V1", 19, 0): "unsupported", ("T1", 19, 0): "pass"})
+def test_new_property_and_new_unsupported_cell_are_notes_failing_only_with_strict(tmp_path, base_run, capsys):
+    """A cell absent from the baseline that is unsupported, or of a new property, is no
+    regression by default; --strict fails on them."""
+    new = _run(tmp_path, {**BASE, ("V1", 19, 1): "unsupported", ("T1", 19, 0): "pass"})
     status, out = _gate(capsys, new, "--baseline", base_run)
-    assert status == 0
-    assert "note: 1 cell(s) are newly unsupported:" in out and "tansu CreateTopics(19) v0 V1: pass -> unsupported" in out
+    assert status == 0, out
+    assert "note: 1 cell(s) are newly unsupported:" in out and "tansu CreateTopics(19) v1 V1: absent -> unsupported" in out
     assert "note: 1 cell(s) belong to properties new since the baseline:" in out and "v0 T1" in out
     status, out = _gate(capsys, new, "--baseline", base_run, "--strict")
     assert status == 1 and "FAIL: 1 cell(s) are newly unsupported" in out
+    # --allow-new-unsupported is about cells that passed: it does not take --strict's meaning away
+    status, out = _gate(capsys, new, "--baseline", base_run, "--strict", "--allow-new-unsupported")
+    assert status == 1 and "FAIL: 1 cell(s) are newly unsupported" in out
+    assert "--allow-new-unsupported let 0 cell(s) through" in out
+
+
+@pytest.mark.parametrize("was, now", [("pass", "unsupported"), ("pass", "skip"), ("partial", "unsupported"),
+                                      ("partial", "skip")])
+def test_a_cell_that_passed_and_now_asks_no_test_fails_unless_allowed(tmp_path, capsys, was, now):
+    """Issue 55: a verdict the baseline had must not vanish behind "not asked". Without flags
+    the gate fails and names the cell; --allow-new-unsupported lets it through, and the
+    summary says that it did and how many cells."""
+    extra = [row("tansu", "V1", 19, 0, "skip", check="test_v1_other")] if was == "partial" else []
+    base = write_run(tmp_path / "base", "run-base", _cells(BASE) + extra, start=T0)
+    new = _run(tmp_path, {**BASE, ("V1", 19, 0): now})
+    shown = "partial (1 of 2 tests asked)" if was == "partial" else "pass"
+    status, out = _gate(capsys, new, "--baseline", base)
+    assert status == 1, out
+    assert "FAIL: 1 cell(s) went from pass (or partial) to unsupported or skip" in out
+    assert f"  tansu CreateTopics(19) v0 V1: {shown} -> {now}  [run-new row 4]" in out
+    assert "failing on 1 unasked" in out and "allow" not in out
+    status, out = _gate(capsys, new, "--baseline", base, "--allow-new-unsupported")
+    assert status == 0, out
+    assert "allowed by --allow-new-unsupported: 1 cell(s) went from pass (or partial) to unsupported" in out
+    assert f"tansu CreateTopics(19) v0 V1: {shown} -> {now}" in out
+    assert out.rstrip().endswith("gate: PASS: 4 cells compared, 3 unchanged (not --strict); --allow-new-unsupported "
+                                 "let 1 cell(s) through that went from pass (or partial) to unsupported or skip"), out
+
+
+def test_allow_new_unsupported_never_covers_pass_to_partial_nor_other_regressions(tmp_path, base_run, capsys):
+    rows = _cells({**BASE, ("V1", 19, 0): "unsupported", ("P1", 19, 1): "fail"}) + [row("tansu", "P1", 19, 0, "skip")]
+    new = write_run(tmp_path / "new", "run-new", rows, start=T0 + dt.timedelta(hours=1))
+    status, out = _gate(capsys, new, "--baseline", base_run, "--allow-new-unsupported")
+    assert status == 1, out
+    assert "FAIL: 1 cell(s) went from pass to partial" in out and "FAIL: 1 cell(s) went from pass to fail" in out
+    assert "allowed by --allow-new-unsupported: 1 cell(s)" in out
+    assert "failing on 1 regression, 1 narrowed (not --strict); --allow-new-unsupported let 1 cell(s) through" in out
 
 
 def test_latest_outcome_decides_and_last_selects_runs(tmp_path, base_run, capsys):
@@ -90,7 +129,7 @@ def test_one_failing_check_of_a_cell_fails_it_whatever_comes_after(tmp_path, bas
 
 
 def test_junit_xml_one_testcase_per_compared_cell(tmp_path, base_run, capsys):
-    new = _run(tmp_path, {**BASE, ("P1", 19, 1): "fail", ("V1", 19, 0): "unsupported"},
+    new = _run(tmp_path, {**BASE, ("P1", 19, 1): "fail", ("V1", 19, 0): "unsupported", ("P2", 19, 0): "skip"},
                extra={2: "not json"})
     xml = tmp_path / "gate.xml"
     status, out = _gate(capsys, new, "--baseline", base_run, "--junit", xml)
@@ -99,12 +138,38 @@ def test_junit_xml_one_testcase_per_compared_cell(tmp_path, base_run, capsys):
     cases = suite.findall("testcase")
     assert len(cases) == len(BASE) == int(suite.get("tests"))
     failed = [c for c in cases if c.find("failure") is not None]
-    assert [c.get("name") for c in failed] == ["CreateTopics(19) v1 P1"]
-    assert "pass to fail" in failed[0].find("failure").get("message")
-    assert failed[0].get("classname") == "conformance.tansu.CreateTopics"  # CI shows classname.name
-    assert f"--broker tansu --replay {new}/results.jsonl:3" in failed[0].find("failure").text  # line 2 is malformed
-    assert [c.get("name") for c in cases if c.find("skipped") is not None] == ["CreateTopics(19) v0 V1"]
-    assert suite.get("failures") == "1" and suite.get("skipped") == "1"
+    assert [c.get("name") for c in failed] == ["CreateTopics(19) v0 V1", "CreateTopics(19) v1 P1"]
+    assert "pass to fail" in failed[1].find("failure").get("message")
+    assert failed[1].get("classname") == "conformance.tansu.CreateTopics"  # CI shows classname.name
+    assert f"--broker tansu --replay {new}/results.jsonl:3" in failed[1].find("failure").text  # line 2 is malformed
+    assert failed[0].find("failure").get("message").startswith("unasked: went from pass")
+    assert [c.get("name") for c in cases if c.find("skipped") is not None] == ["CreateTopics(19) v0 P2"]  # fail -> skip
+    assert suite.get("failures") == "2" and suite.get("skipped") == "1" and suite.find("properties") is None
+    # let through: a skipped case that says by what, and the suite says the option was used
+    status, out = _gate(capsys, new, "--baseline", base_run, "--junit", xml, "--allow-new-unsupported")
+    suite = ET.parse(xml).getroot().find("testsuite")
+    assert status == 1 and suite.get("failures") == "1" and suite.get("skipped") == "2"
+    v1 = next(c for c in suite.findall("testcase") if c.get("name") == "CreateTopics(19) v0 V1")
+    assert v1.find("skipped").get("message").endswith("let through by --allow-new-unsupported")
+    assert [(p.get("name"), p.get("value")) for p in suite.find("properties")] == [
+        ("allow-new-unsupported", "1 cell(s) let through")]
+
+
+def test_broker_as_compares_a_run_of_another_spec_with_the_baseline(tmp_path, base_run, capsys):
+    """A run of ``proxy:none@tansu`` (or kafka-dist:PATH against kafka:4.4.0) shares no cell
+    with tansu's baseline; --broker-as compares them, and the lines name what ran."""
+    spec = "proxy:none@tansu"
+    rows = [row(spec, p, k, v, o, check=f"test_{p.lower()}") for (p, k, v), o in {**BASE, ("P1", 19, 1): "fail"}.items()]
+    new = write_run(tmp_path / "new", "run-new", rows, start=T0 + dt.timedelta(hours=1))
+    status, out = _gate(capsys, new, "--baseline", base_run)
+    assert status == 1 and "share no cell" in out
+    status, out = _gate(capsys, new, "--baseline", base_run, "--broker-as", spec, "tansu")
+    assert status == 1 and "4 cells compared, 3 unchanged; failing on 1 regression" in out, out
+    assert f"the runs' broker {spec} compared as the baseline's tansu (--broker-as)" in out
+    assert f"  {spec} CreateTopics(19) v1 P1: pass -> fail" in out and f"--broker {spec} --replay" in out
+    both = write_run(tmp_path / "new", "run-both", rows + _cells(BASE), start=T0 + dt.timedelta(hours=2))
+    with pytest.raises(gate.ReportError, match="hold cells of both"):
+        gate.main([both, "--baseline", base_run, "--broker-as", spec, "tansu"])
 
 
 def _cli(*argv):
