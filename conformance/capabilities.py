@@ -1,4 +1,4 @@
-"""What a broker declares it can do beyond released Kafka: KIP-584 features.
+"""What a broker declares it can do: KIP-584 features, and the switches of advertised APIs.
 
 A never-released proposal (K1's KIP-201, K2's partition deletion) is recognised by a
 declaration, never by a version number: a future Kafka may add a version of DeleteTopics
@@ -8,31 +8,77 @@ Kafka has for "this broker can do X": a feature name in ApiVersions v3+
 ApiVersionsResponse.json, tag 0: name, min_version, max_version). The names are the
 suite's (``reference/kip201.py`` FEATURE, ``.../partition_deletion.py``
 FEATURE); a broker implementing the proposal lists the name with a range holding level 1.
+
+An API Kafka advertises and serves only while a switch is on (``reference/switches.py``:
+consumer groups, delegation tokens in KRaft) is ``unsupported`` where :func:`switched_off`
+finds the evidence (the finalized features read now, the settings read this run, the release
+line); otherwise its refusal is the check's finding (:func:`expect_served`).
 """
 from __future__ import annotations
 
-from fixtures.harness import Unsupported
-from protocol import ApiKey, schema_facts
+from fixtures.harness import SetupFailed, Unsupported
+from fixtures.repro.runtime import select
+from protocol import ApiKey, Errors, schema_facts
 from protocol.codec import APIS
+from reference import switches
 
 #: ApiVersions v3+ request fields (KIP-511), as protocol/wire.py sends them.
 _CLIENT = {"client_software_name": "kafka-admin-conformance", "client_software_version": "0.1.0"}
 
 
-def declared_features(check) -> dict[str, tuple[int, int]]:
-    """name -> (min, max) of the broker's SupportedFeatures; {} when it answers
-    ApiVersions only below v3 (which cannot declare any). Unsupported when the broker does
-    not answer the ApiVersions it advertises (P1 judges that, not the proposals)."""
+def _api_versions(check, field: str) -> list[dict] | None:
+    """The broker's ApiVersions ``field`` list (v3+), asked now; None when the newest version
+    both have lacks the field. A broker that does not answer the ApiVersions it advertises is
+    a set-up failure of the check (an ``error`` row saying what came back: P1 judges the
+    answer itself), never evidence that it lacks a feature."""
     lo, hi = check.require(ApiKey.ApiVersions)
     v = min(hi, APIS[ApiKey.ApiVersions].max_version)
-    if not schema_facts.has_field(ApiKey.ApiVersions, v, "supported_features", schema_facts.RESPONSE):
-        return {}
+    if not schema_facts.has_field(ApiKey.ApiVersions, v, field, schema_facts.RESPONSE):
+        return None
     ex = check.client().send(ApiKey.ApiVersions, v, dict(_CLIENT))
     if not ex.ok or not ex.response or ex.response.get("error_code"):
-        raise Unsupported(f"cannot read the broker's declared features: ApiVersions v{v} "
-                          f"answered {ex.describe() if not ex.ok else ex.response.get('error_code')}")
-    return {f["name"]: (f["min_version"], f["max_version"])
-            for f in ex.response.get("supported_features") or []}
+        raise SetupFailed(f"setup: ApiVersions v{v} answered "
+                          f"{ex.describe() if not ex.ok else ex.response.get('error_code')}, so the broker's "
+                          f"{field} could not be read")
+    return ex.response.get(field) or []
+
+
+def declared_features(check) -> dict[str, tuple[int, int]]:
+    """name -> (min, max) of the broker's SupportedFeatures; {} when it answers
+    ApiVersions only below v3 (which cannot declare any)."""
+    listed = _api_versions(check, "supported_features")
+    return {f["name"]: (f["min_version"], f["max_version"]) for f in listed or []}
+
+
+def finalized_features(check) -> dict[str, int] | None:
+    """name -> finalized level, as ApiVersions v3+ answers it now (a check of the F family
+    may have moved one since the run read them); None where it cannot say."""
+    listed = _api_versions(check, "finalized_features")
+    return None if listed is None else {f["name"]: f["max_version_level"] for f in listed}
+
+
+def switched_off(check, switch: switches.Switch) -> str | None:
+    """Why ``switch`` is off on the broker under check (its evidence, for the row), or None:
+    nothing the broker shows turns it off, so a refusal is a finding."""
+    return switches.off(switch, finalized_features(check))
+
+
+def expect_served(check, switch: switches.Switch, path: list, says: str, step: int | None = None) -> None:
+    """The step (default: the last sent) answered UNSUPPORTED_VERSION at ``path`` for an API
+    the broker advertises: ``unsupported`` with the evidence where ``switch`` is off, else
+    the check's finding (the judge holds the step to any code but UNSUPPORTED_VERSION)."""
+    at = check.last_step if step is None else step
+    answer = check.answers.get(at)
+    codes = [] if answer is None or answer.response is None else select(answer.response, path)
+    if Errors.UNSUPPORTED_VERSION not in codes:
+        return
+    why = switched_off(check, switch)
+    if why:
+        raise Unsupported(f"{says}: the broker answered UNSUPPORTED_VERSION, and {why} ({switch.source})")
+    check.expect_field(path, refused=[Errors.UNSUPPORTED_VERSION], step=at,
+                       says=f"{says}: served, the API advertised and nothing the broker shows turning "
+                            f"{switch.what} off ({switch.source})")
+
 
 
 def lacks(features: dict[str, tuple[int, int]], name: str, level: int) -> str | None:

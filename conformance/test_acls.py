@@ -32,6 +32,7 @@ from protocol import requests as build
 from protocol.errors import error_name
 from protocol.requests import AclOperation, AclPatternType, AclPermission, AclResourceType
 from reference.acl_rules import Acl, unrepresentable
+from reference.broker_config import AUTHORIZER
 from strategies import acls as gen
 
 from .acl_model import AclModel, everything_of, named, show
@@ -54,6 +55,19 @@ APIS = (ApiKey.DescribeAcls, ApiKey.CreateAcls, ApiKey.DeleteAcls)
 pytestmark = pytest.mark.needs_broker("preset=acl")
 
 
+def _no_authorizer(check, path: list, said: str) -> None:
+    """The last step answered SECURITY_DISABLED, Kafka's answer where no authorizer is
+    configured (``AuthHelper`` / ``ControllerApis``: SecurityDisabledException): unsupported,
+    with the broker's ``authorizer.class.name`` as the evidence, unless the broker shows one
+    configured; then the refusal is a finding."""
+    shown = AUTHORIZER.shown()
+    if shown:
+        check.expect_field(path, refused=[Errors.SECURITY_DISABLED],
+                           says=f"{said}: no SECURITY_DISABLED, the broker shows authorizer.class.name={shown}")
+    raise Unsupported(f"{said} answers SECURITY_DISABLED, Kafka's answer without an authorizer, and the broker shows "
+                      + ("an empty authorizer.class.name" if shown is not None else "no authorizer.class.name")
+                      + ": needs a broker with an authorizer, kafka:VERSION,preset=acl")
+
 class Acls:
     """One check's view of the broker's ACLs: the versions it speaks besides the one judged,
     and the requests every property sends."""
@@ -72,8 +86,7 @@ class Acls:
         probe = self.client.answered(ApiKey.DescribeAcls, self.dv,
                                      build.describe_acl_filter(self.dv, everything_of("User:" + check.topic("u"))))
         if probe.get("error_code") == Errors.SECURITY_DISABLED:
-            raise Unsupported(f"DescribeAcls v{self.dv} answers SECURITY_DISABLED (no authorizer): needs a broker "
-                              "with an authorizer, kafka:VERSION,preset=acl")
+            _no_authorizer(check, ["error_code"], f"DescribeAcls v{self.dv}")
 
     def names(self) -> tuple[str, str]:
         """A fresh resource-name base and principal for one example."""
@@ -84,8 +97,7 @@ class Acls:
         resp = self.client.answered(ApiKey.CreateAcls, v, build.create_acl_bindings(v, batch))
         codes = [r["error_code"] for r in resp.get("results") or []]
         if codes and set(codes) == {Errors.SECURITY_DISABLED}:
-            raise Unsupported("CreateAcls answers SECURITY_DISABLED (no authorizer): needs a broker with an "
-                              "authorizer, kafka:VERSION,preset=acl")
+            _no_authorizer(self.check, ["results", "error_code"], f"CreateAcls v{v}")
         return codes
 
     def describe(self, f: Acl, want: set[Acl], version: int, says: str) -> None:

@@ -53,9 +53,11 @@ from fixtures.harness import Unsupported, expect_setup
 from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
 from protocol import requests as build
+from reference import switches
 from reference.release_lines import DELEGATION_TOKENS_ENABLED
 from strategies import delegation_tokens as gen
 
+from . import capabilities
 from .parametrize import every_version
 
 K = "apache/kafka "
@@ -155,9 +157,8 @@ def test_h2_a_token_is_described_to_its_owner_and_to_no_principal_without_a_part
     admin = check.client()
     create_v = Admin(check, admin).version(ApiKey.CreateDelegationToken)
     own = restricted.answered(ApiKey.CreateDelegationToken, create_v, build.create_delegation_token(create_v))
-    if own.get("error_code") == Errors.UNSUPPORTED_VERSION:
-        raise Unsupported("the broker's metadata version has no delegation tokens (KIP-900: KRaft from 3.6-IV2); "
-                          "CreateDelegationToken answered UNSUPPORTED_VERSION")
+    capabilities.expect_served(check, switches.DELEGATION_TOKENS, ["error_code"],
+                               f"CreateDelegationToken v{create_v} as {RESTRICTED_NAME}")
     expect_setup(own.get("error_code") == Errors.NONE,
                  f"setup: CreateDelegationToken v{create_v} as {RESTRICTED_NAME} answered {own.get('error_code')}, "
                  "expected NONE")

@@ -47,9 +47,11 @@ from protocol import ApiKey, Errors
 from protocol import requests as build
 from reference.group_rules import (BY_TOPIC_ID_FROM, DEAD, EMPTY, FETCH_GROUPS_FROM, NO_OFFSET, STABLE,
                                    describe_unknown_code)
+from reference import switches
 from reference.modes import OFFSETS_V0_SERVED
 from strategies import groups as gen
 
+from . import capabilities
 from .group_model import GroupModel
 from .parametrize import every_version
 
@@ -560,13 +562,10 @@ class Consumer:
         self.hv = g.admin.version(ApiKey.ConsumerGroupHeartbeat)
         joined = g.answered(client, ApiKey.ConsumerGroupHeartbeat, self.hv, build.consumer_group_heartbeat(
             self.hv, group, f"{group}-member", 0, topics=topics, rebalance_timeout_ms=REBALANCE_MS))
-        if joined.get("error_code") == Errors.UNSUPPORTED_VERSION:
-            # Kafka 3.x advertises the API but serves it only with the protocol enabled
-            # (KafkaApis.isConsumerGroupProtocolEnabled: group.coordinator.rebalance.protocols,
-            # "classic" alone by default before 4.0, GroupCoordinatorConfig)
-            raise Unsupported(f"ConsumerGroupHeartbeat v{self.hv} answers UNSUPPORTED_VERSION although advertised: "
-                              "the consumer rebalance protocol (KIP-848) is not enabled on the broker "
-                              "(group.coordinator.rebalance.protocols without \"consumer\", Kafka 3.x's default)")
+        # Kafka advertises the API and serves it only with the protocol switched on (3.x:
+        # off by default; 4.x: group.version): unsupported with that evidence, else a finding
+        capabilities.expect_served(check, switches.CONSUMER_GROUPS, ["error_code"],
+                                   f"ConsumerGroupHeartbeat v{self.hv} of {group!r}, member epoch 0")
         check.expect_field(["error_code"], [Errors.NONE], setup=True,
                            says=f"setup: ConsumerGroupHeartbeat v{self.hv} of {group!r}, member epoch 0, "
                                 f"subscribed to {topics}: NONE")

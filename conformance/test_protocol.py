@@ -51,7 +51,7 @@ def test_p1_every_advertised_version_answers_generated_requests(check, api_key, 
     # connection faults (conn-drop, conn-truncate, conn-delay: P1's mutants) are aimed at;
     # P2 asks about existing and colliding names
     check.given(check.avoiding(api_key, admin_request(api_key, version, check.prefix)),
-                lambda body: client.answered(api_key, version, body))
+                lambda body: client.answered(api_key, version, body, verdict=True))
 
 
 @pytest.mark.prop("P2", source=f"catalogue P2; {SCHEMAS}; clients/.../protocol/Errors.java")

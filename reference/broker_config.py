@@ -110,10 +110,19 @@ AUTHORIZER = Setting(
     "authorizer.class.name", "", "every API: *_AUTHORIZATION_FAILED for principals without the ACL",
     f"{KAFKA_APIS} / {CONTROLLER_APIS} (authHelper.authorize)")
 
+#: The group types the coordinator serves (``GroupCoordinatorConfig``): "classic" alone by
+#: default before 4.0, with "consumer" from 4.0 (the default here is the newest line's; which
+#: line has which is ``reference/switches.py`` CONSUMER_GROUPS).
+GROUP_PROTOCOLS = Setting(
+    "group.coordinator.rebalance.protocols", "classic,consumer",
+    "ConsumerGroupHeartbeat / ConsumerGroupDescribe: served only with \"consumer\" among the protocols",
+    "apache/kafka group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupCoordinatorConfig.java "
+    f"(GROUP_COORDINATOR_REBALANCE_PROTOCOLS_CONFIG); {KAFKA_APIS} isConsumerGroupProtocolEnabled")
+
 #: Every setting the suite reads from a broker, in the order the manifest lists them.
 SETTINGS: tuple[Setting, ...] = (DELETE_TOPIC_ENABLE, AUTO_CREATE_TOPICS_ENABLE, NUM_PARTITIONS,
                                  DEFAULT_REPLICATION_FACTOR, MIN_INSYNC_REPLICAS, CREATE_TOPIC_POLICY,
-                                 ALTER_CONFIG_POLICY, AUTHORIZER)
+                                 ALTER_CONFIG_POLICY, AUTHORIZER, GROUP_PROTOCOLS)
 KEYS: tuple[str, ...] = tuple(s.key for s in SETTINGS)
 BY_KEY: dict[str, Setting] = {s.key: s for s in SETTINGS}
 

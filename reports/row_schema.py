@@ -65,11 +65,13 @@ FIELDS = (
 )
 FIELD_NAMES = tuple(f[0] for f in FIELDS)
 #: Every field of a row the suite writes, in its order: FIELDS, then ``test`` (the pytest
-#: node id) and ``check`` (what tells the row's check apart from the other checks of its
+#: node id), ``check`` (what tells the row's check apart from the other checks of its
 #: cell, whatever the broker: the test function and its parameters beyond the cell, e.g.
-#: ``test_c4_...[kind=unknown key]``). Neither is validated; the gate and the known-deviation
-#: checker read ``check`` (reports/cells.py), Spark ignores both.
-ROW_FIELDS = FIELD_NAMES + ("test", "check")
+#: ``test_c4_...[kind=unknown key]``) and ``judged`` (how many expectations beyond set-up
+#: the judge decided on the broker's answers; a ``pass`` has at least one). None of the
+#: three is validated (rows written before ``judged`` lack it); the gate and the
+#: known-deviation checker read ``check`` (reports/cells.py), Spark ignores all three.
+ROW_FIELDS = FIELD_NAMES + ("test", "check", "judged")
 REQUIRED = tuple(name for name, _, nullable in FIELDS if not nullable)
 CORRUPT = "_corrupt_record"
 

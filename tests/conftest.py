@@ -22,7 +22,7 @@ FAST_MODULES = frozenset({
     "test_acl_rules.py", "test_broker_config.py", "test_catalogue.py", "test_class_archive.py", "test_cluster_model.py",
     "test_codec.py", "test_config_model.py", "test_console.py", "test_declarations.py", "test_judge.py", "test_k2_emulation.py",
     "test_kafka_clients_schemas.py", "test_layout.py", "test_mutation_score.py",
-    "test_outcomes_mean_it.py", "test_p5_provoked.py", "test_public_sources.py",
+    "test_outcomes_mean_it.py", "test_unsupported_evidence.py", "test_p5_provoked.py", "test_public_sources.py",
     "test_release_lines.py", "test_run_integrity.py", "test_schema_facts.py", "test_scope.py",
     "test_strategies.py", "test_tidy.py",
     "test_quota_rules.py", "test_scram_rules.py", "test_group_rules.py", "test_list_offsets_rules.py",

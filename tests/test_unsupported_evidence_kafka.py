@@ -1,0 +1,73 @@
+"""``unsupported`` only with evidence, on Apache Kafka (issue 55; the tansu and noida cases are
+``tests/test_unsupported_evidence.py``).
+
+* G6's consumer (ConsumerGroupHeartbeat): Kafka 4.4 serves the consumer protocol
+  (``group.version`` 1), so a proxy that refuses it makes G6 ``fail``; Kafka 3.9 shows
+  ``group.coordinator.rebalance.protocols=classic`` and refuses it, which is ``unsupported``
+  citing that setting.
+* H2's token (CreateDelegationToken) and the ACL family's DescribeAcls on
+  ``kafka:4.4.0,preset=acl``: refused by the proxy although the broker's metadata.version has
+  tokens and it shows an authorizer: ``fail``.
+* M8 and M9 on a cluster the suite did not start: never sent, the suite's choice: ``skip``.
+"""
+from __future__ import annotations
+
+import pytest
+
+from fixtures.targets import make_target
+
+from tests.test_unsupported_evidence import rows_of
+
+
+def test_a_refused_consumer_heartbeat_fails_g6_on_kafka_4_4(tmp_path):
+    rows = rows_of(tmp_path, "proxy:refuse-advertised@kafka:4.4.0", "--property", "G6")
+    asked = [r for r in rows if "not v" not in r["message"]]
+    assert asked, rows
+    for r in asked:
+        assert r["outcome"] == "fail", r
+        assert "ConsumerGroupHeartbeat v" in r["message"] and ": served, the API advertised and nothing the broker " \
+            "shows turning the consumer rebalance protocol (KIP-848) off" in r["message"], r
+
+
+def test_kafka_3_9_without_the_consumer_protocol_is_unsupported_citing_its_setting(tmp_path):
+    rows = rows_of(tmp_path, "kafka:3.9.2", "--property", "G6")
+    asked = [r for r in rows if "not v" not in r["message"]]
+    assert asked, rows
+    for r in asked:
+        assert r["outcome"] == "unsupported", r
+        assert "the broker answered UNSUPPORTED_VERSION, and it shows group.coordinator.rebalance.protocols=classic, " \
+               "without 'consumer'" in r["message"], r
+
+
+def test_refused_tokens_and_acls_fail_on_a_broker_that_has_them(tmp_path):
+    rows = rows_of(tmp_path, "proxy:refuse-advertised=CreateDelegationToken,DescribeAcls:SECURITY_DISABLED"
+                             "@kafka:4.4.0,preset=acl", "--property", "H2", "--property", "L1")
+    asked = [r for r in rows if "not v" not in r["message"]]
+    assert {r["property"] for r in asked} == {"H2", "L1"}, rows
+    for r in asked:
+        assert r["outcome"] == "fail", r
+        if r["property"] == "H2":
+            assert "served, the API advertised and nothing the broker shows turning delegation tokens in KRaft " \
+                   "(KIP-900) off" in r["message"], r
+        else:
+            assert "no SECURITY_DISABLED, the broker shows authorizer.class.name=org.apache.kafka.metadata." \
+                   "authorizer.StandardAuthorizer; got 54 SECURITY_DISABLED" in r["message"], r
+
+
+@pytest.fixture(scope="module")
+def kafka():
+    target = make_target("kafka:4.4.0")
+    info = target.start()
+    try:
+        yield info.host, info.port
+    finally:
+        target.stop()
+
+
+def test_membership_changes_the_suite_never_sends_to_a_cluster_it_did_not_start_are_skips(tmp_path, kafka):
+    rows = rows_of(tmp_path, f"bootstrap:{kafka[0]}:{kafka[1]}", "--property", "M8", "--property", "M9",
+                   "--allow-destructive")
+    asked = [r for r in rows if "not v" not in r["message"]]
+    assert {r["property"] for r in asked} >= {"M8", "M9"}, rows
+    for r in asked:
+        assert r["outcome"] == "skip" and "never sent to an external cluster (the suite's choice" in r["message"], r
