@@ -7,8 +7,8 @@ citing the advertised versions (fixtures/harness.py, fixtures/admin.py). That ve
 right, so no property catches this mutant: it is not a property's fault. What must catch
 it is the release gate: a cell that passed in the baseline and is now unsupported lost its
 verdict, and ``reports/gate.py`` fails on it unless told ``--allow-new-unsupported``
-(tests/reports/test_gate_mutant.py runs it). ``catches = ("-",)`` keeps it out of the
-mutation score, as ``none`` (faults/mutation.py ``scored_mutants``).
+(tests/reports/test_gate_mutant.py runs it). It is a probe (``Mutant.probe``): usable in
+broker specs, left out of the mutation score and of ``all_mutants()``.
 """
 from __future__ import annotations
 
@@ -37,7 +37,8 @@ def parse_api(arg: str | None) -> int:
 class Unadvertised(Mutant):
     """Every ApiVersions answer leaves one API out (``=API``); the broker still serves it if asked."""
     name = "unadvertise"
-    catches = ("-",)
+    catches = ("-",)        # no property's: the gate catches it
+    probe = True
     apis = (ApiKey.ApiVersions,)
 
     def __init__(self, upstream=None, target=None, arg: str | None = None):
