@@ -12,6 +12,8 @@
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from fixtures.targets import make_target
@@ -71,3 +73,31 @@ def test_membership_changes_the_suite_never_sends_to_a_cluster_it_did_not_start_
     assert {r["property"] for r in asked} >= {"M8", "M9"}, rows
     for r in asked:
         assert r["outcome"] == "skip" and "never sent to an external cluster (the suite's choice" in r["message"], r
+
+
+def test_the_gate_of_a_run_through_a_refusing_broker_fails_without_flags(tmp_path):
+    """Issue 55's "done when": a run through a proxy that refuses one advertised API has fail
+    rows, and the gate of it against the clean run exits 1 with no flag (the run's broker is
+    compared as the clean one's: ``--broker-as``)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from tests.test_unsupported_evidence import ROOT
+
+    def run(where, broker):
+        where.mkdir()
+        rows_of(where, broker, "--property", "G6")
+        return Path((where / "last").read_text().strip())
+
+    clean = run(tmp_path / "clean", "kafka:4.4.0")
+    refused = run(tmp_path / "refused", "proxy:refuse-advertised@kafka:4.4.0")
+    outcomes = [json.loads(line)["outcome"] for line in open(refused / "results.jsonl", encoding="utf-8")]
+    assert "fail" in outcomes, outcomes
+    gate = subprocess.run([sys.executable, "-m", "reports.gate", str(refused), "--baseline", str(clean),
+                           "--broker-as", "proxy:refuse-advertised@kafka:4.4.0", "kafka:4.4.0"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert gate.returncode == 1, gate.stdout + gate.stderr
+    assert "pass -> fail" in gate.stdout and "ConsumerGroupDescribe(69)" in gate.stdout, gate.stdout
