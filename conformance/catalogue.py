@@ -163,7 +163,8 @@ FOOTER = """
 Properties that need a configured broker run on Apache Kafka targets with a preset
 (docs/kafka.md): A1 with `preset=policy`; A2 with `preset=acl` (StandardAuthorizer, SASL/PLAIN,
 a super user and a restricted principal); L1-L5 on any broker with an authorizer (on Apache Kafka
-`preset=acl`; a broker whose DescribeAcls answers SECURITY_DISABLED is `unsupported`); Q1-Q5
+`preset=acl`; a broker whose DescribeAcls answers SECURITY_DISABLED is `unsupported` citing the
+`authorizer.class.name` it shows, and `fail` where it shows one); Q1-Q5
 need no preset, only a broker serving DescribeClientQuotas and AlterClientQuotas (`unsupported`
 naming the API elsewhere); P5's version-gated codes with `preset=nodelete`
 and `preset=quota`; E4 on a cluster of two brokers or more (`nodes=3`). A run of a plain
@@ -179,8 +180,9 @@ put back at once; never `metadata.version`); elsewhere they are `unsupported` sa
 M and F checks need no preset; nor do G1-G6, which need only a broker serving the group APIs
 (G5 also JoinGroup and LeaveGroup: its member joins over the wire, as a static member, and leaves;
 G6 also ConsumerGroupHeartbeat, its consumer joining and leaving as KIP-848's consumer does, and is
-`unsupported` where the broker answers it UNSUPPORTED_VERSION: Kafka 3.x unless
-`group.coordinator.rebalance.protocols` includes `consumer`).
+`unsupported` where the broker answers it UNSUPPORTED_VERSION with the protocol shown off:
+`group.coordinator.rebalance.protocols` without `consumer`, `group.version` below 1 on 4.x, or a
+3.x line showing no setting (`reference/switches.py`); elsewhere that answer is a `fail`).
 O1-O3 need no preset either, only Produce and ListOffsets (O3 also DeleteRecords); O2 is asked
 at ListOffsets v7 and later only, the versions that can carry MAX_TIMESTAMP (KIP-734).
 Y1-Y4 need no preset either, only a broker serving the share and streams group APIs (Kafka
