@@ -36,6 +36,14 @@ def rows_of(tmp_path, broker: str, *args: str) -> list[dict]:
     return rows
 
 
+def asked(rows: list[dict], outcome: str, says: str) -> None:
+    """Every row of a version the broker advertises has ``outcome`` and a message holding ``says``."""
+    at = [r for r in rows if "not v" not in (r["message"] or "")]
+    assert at, rows
+    for r in at:
+        assert r["outcome"] == outcome and says in r["message"], r
+
+
 # -- the switches, as data -------------------------------------------------------------------
 
 CONSUMER = switches.CONSUMER_GROUPS
@@ -113,10 +121,6 @@ def test_security_disabled_from_a_broker_that_shows_no_authorizer_cites_it(tmp_p
     """conformance/test_acls.py: SECURITY_DISABLED is Kafka's answer without an authorizer;
     the row says what the broker showed (noida shows no authorizer.class.name). The broker
     that shows one and answers it is tests/test_unsupported_evidence_kafka.py's."""
-    rows = rows_of(tmp_path, "noida", "--property", "L1")
-    asked = [r for r in rows if "not v" not in r["message"]]
-    assert asked, rows
-    for r in asked:
-        assert r["outcome"] == "unsupported", r
-        assert "answers SECURITY_DISABLED, Kafka's answer without an authorizer, and the broker shows no " \
-               "authorizer.class.name" in r["message"], r
+    asked(rows_of(tmp_path, "noida", "--property", "L1"), "unsupported",
+          "answers SECURITY_DISABLED, Kafka's answer without an authorizer, and the broker shows no "
+          "authorizer.class.name")

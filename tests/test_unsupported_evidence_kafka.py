@@ -18,27 +18,19 @@ import pytest
 
 from fixtures.targets import make_target
 
-from tests.test_unsupported_evidence import rows_of
+from tests.test_unsupported_evidence import asked, rows_of
 
 
 def test_a_refused_consumer_heartbeat_fails_g6_on_kafka_4_4(tmp_path):
-    rows = rows_of(tmp_path, "proxy:refuse-advertised@kafka:4.4.0", "--property", "G6")
-    asked = [r for r in rows if "not v" not in r["message"]]
-    assert asked, rows
-    for r in asked:
-        assert r["outcome"] == "fail", r
-        assert "ConsumerGroupHeartbeat v" in r["message"] and ": served, the API advertised and nothing the broker " \
-            "shows turning the consumer rebalance protocol (KIP-848) off" in r["message"], r
+    asked(rows_of(tmp_path, "proxy:refuse-advertised@kafka:4.4.0", "--property", "G6"), "fail",
+          ": served, the API advertised and nothing the broker shows turning the consumer rebalance protocol "
+          "(KIP-848) off")
 
 
 def test_kafka_3_9_without_the_consumer_protocol_is_unsupported_citing_its_setting(tmp_path):
-    rows = rows_of(tmp_path, "kafka:3.9.2", "--property", "G6")
-    asked = [r for r in rows if "not v" not in r["message"]]
-    assert asked, rows
-    for r in asked:
-        assert r["outcome"] == "unsupported", r
-        assert "the broker answered UNSUPPORTED_VERSION, and it shows group.coordinator.rebalance.protocols=classic, " \
-               "without 'consumer'" in r["message"], r
+    asked(rows_of(tmp_path, "kafka:3.9.2", "--property", "G6"), "unsupported",
+          "the broker answered UNSUPPORTED_VERSION, and it shows group.coordinator.rebalance.protocols=classic, "
+          "without 'consumer'")
 
 
 def test_refused_tokens_and_acls_fail_on_a_broker_that_has_them(tmp_path):
