@@ -1,10 +1,13 @@
 """``python -m benchmarks`` ends with every figure issue 29 names beside its limit
 (benchmarks/limits.py): the table says what was not measured, and each figure it names is
-one a benchmark writes."""
+one a benchmark writes. benchmarks/README.md holds one current figure per key, each with its
+date, commit and command; every key the README and the docs cite is one of its rows, and the
+mutant counts the docs give are the code's (issue 55, item 7)."""
 from __future__ import annotations
 
 import os
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -64,3 +67,88 @@ def test_the_longest_modules_are_collected_first_and_each_exists():
     files = list(dict.fromkeys(line.split("::")[0].rsplit("/", 1)[-1] for line in proc.stdout.splitlines()
                                if "::" in line))
     assert files[:len(LONGEST_FIRST)] == list(LONGEST_FIRST), files[:12]
+
+
+# -- the current figures (benchmarks/README.md) and what the docs cite of them --------------
+
+#: "(benchmarks/README.md, `key`)", also as a link: "[...](../benchmarks/README.md), `key`"
+CITED_KEY = re.compile(r"benchmarks/README\.md\)?,\s+`([^`]+)`")
+#: "(benchmarks/HISTORY.md, 2026-11-28 23:27)": a dated entry of the log
+CITED_DATE = re.compile(r"benchmarks/HISTORY\.md,\s+(\d{4}-\d\d-\d\d(?: \d\d:\d\d)?)")
+
+
+def current_figures() -> dict[str, dict[str, str]]:
+    """The "Current figures" table of benchmarks/README.md: key -> {column: cell}."""
+    text = (ROOT / "benchmarks" / "README.md").read_text()
+    lines = text.split("\n## Current figures\n", 1)[1].splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("| key |"))
+    table = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        table.append([c.strip() for c in line.strip().strip("|").split("|")])       # no cell holds a "|"
+    head, rows = table[0], table[2:]
+    out = {}
+    for cells in rows:
+        assert len(cells) == len(head), cells
+        row = dict(zip(head, cells))
+        key = row["key"].strip("`")
+        assert row["key"] == f"`{key}`" and key not in out, row["key"]
+        out[key] = row
+    return out
+
+
+def docs() -> list[pathlib.Path]:
+    return [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def test_every_current_figure_has_a_date_a_commit_a_command_and_the_limits_limit():
+    rows = current_figures()
+    assert rows, "benchmarks/README.md has no current figure"
+    for key, row in rows.items():
+        assert re.search(r"\b20\d\d-\d\d-\d\d\b", row["date"]), (key, "no date", row["date"])
+        assert re.search(r"\b[0-9a-f]{7,40}\b", row["commit"]), (key, "no commit", row["commit"])
+        assert re.search(r"`[^`]+`", row["command"]), (key, "no command", row["command"])
+        assert row["figure"] and row["load"], (key, "no figure or no load")
+        base = key.split("[", 1)[0]
+        if base in limits.LIMIT:
+            m = re.search(r"(<=|>=)\s*([\d,.]+)", row["limit"])
+            op = next(op for k, _, op, _, _ in limits.FIGURES if k == base)
+            assert m and m.group(1) == op and float(m.group(2).replace(",", "")) == limits.LIMIT[base], \
+                (key, row["limit"], f"benchmarks/limits.py says {op} {limits.LIMIT[base]:g}")
+    for key, *_ in limits.FIGURES:
+        assert any(k == key or k.startswith(key + "[") for k in rows), f"no current figure of {key}"
+
+
+def test_every_key_the_docs_cite_is_a_current_figure_and_every_dated_entry_is_in_the_history():
+    rows = current_figures()
+    history = (ROOT / "benchmarks" / "HISTORY.md").read_text()
+    cited = 0
+    for path in docs():
+        text = path.read_text()
+        for key in CITED_KEY.findall(text):
+            cited += 1
+            assert key in rows, f"{path.relative_to(ROOT)} cites `{key}`, which benchmarks/README.md's current " \
+                                f"figures lack (keys: {', '.join(sorted(rows))})"
+        for date in CITED_DATE.findall(text):
+            assert date in history, f"{path.relative_to(ROOT)} cites benchmarks/HISTORY.md, {date}: no such entry"
+    assert cited, "no doc cites a current figure: the pattern no longer matches how they cite"
+
+
+def test_the_mutant_counts_the_docs_give_are_the_registrys():
+    from faults import mutation
+    from faults.mutants import all_mutants
+    from tests.test_proxy import MUTANTS
+    scored, registered = mutation.scored_mutants(), all_mutants(shims=True)
+    facts = {r"\*\*(\d+) scored mutants\*\*": len(scored),
+             r"(\d+) are registered, `faults\.mutants\.all_mutants\(shims=True\)`": len(registered),
+             r"(\d+) of them shims": sum(1 for c in registered.values() if c.shim),
+             r"`tests/test_proxy\.py` the (\d+) that no family": len(MUTANTS),
+             r"`tests/test_\*_can_fail\.py`\s+the other (\d+)": len(scored) - len(MUTANTS)}
+    text = (ROOT / "docs" / "mutation.md").read_text()
+    for pattern, count in facts.items():
+        said = re.findall(pattern, text)
+        assert said and all(int(n) == count for n in said), (pattern, said, f"the code has {count}")
+    for path in [*docs(), ROOT / "benchmarks" / "README.md"]:
+        for n in re.findall(r"(\d+) scored mutants", path.read_text()):
+            assert int(n) == len(scored), f"{path.relative_to(ROOT)} says {n} scored mutants, the code has {len(scored)}"

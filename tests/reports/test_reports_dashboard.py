@@ -1,5 +1,6 @@
 """The generated dashboard, opened from disk in headless Chromium (Debian's chromium and
-chromium-driver), checked against the matrix table."""
+chromium-driver), checked against the matrix table. Without them the tests skip, and in CI
+(``CI=true``, where .ci/setup installs them) they fail."""
 from __future__ import annotations
 
 import json
@@ -20,6 +21,9 @@ FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 @pytest.fixture(scope="module")
 def browser():
     if not (os.path.exists(CHROMIUM) and os.path.exists(CHROMEDRIVER)):
+        if os.environ.get("CI") == "true":      # .ci/setup installs both: in CI their absence is a failure
+            pytest.fail(f"CI=true but {CHROMIUM} or {CHROMEDRIVER} is missing (.ci/setup installs chromium and "
+                        "chromium-driver)")
         pytest.skip("needs Debian's chromium and chromium-driver (apt-get install chromium chromium-driver)")
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
