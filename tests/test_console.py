@@ -90,3 +90,35 @@ def test_run_asks_as_many_workers_as_cpus_unless_told():
     assert console.default_jobs([]) == ["--jobs", cpus]
     for given in (["--jobs", "1"], ["--jobs=3"], ["--junitxml", "x.xml"], ["--junitxml=x.xml"]):
         assert console.default_jobs(["--broker", "kafka:4.4.0", *given]) == [], given
+
+
+def test_ctrl_c_on_run_lets_the_suite_close_its_run_as_interrupted(tmp_path):
+    """Ctrl-C reaches ``run`` and the suite (one process group): ``run`` waits for the suite
+    to close its run (``complete: false``, why and when it ended) and stop its broker, then
+    exits 130 and writes no report."""
+    import json
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    results, out = tmp_path / "results", tmp_path / "report"
+    proc = subprocess.Popen([sys.executable, "-m", "fixtures.console", "run", "--broker", "tansu", "--profile", "ci",
+                             "--results-dir", str(results), "--out", str(out)], cwd=ROOT, start_new_session=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        for line in proc.stdout:                    # until the suite asks its checks
+            if line.startswith("[conformance] tansu: "):
+                break
+        time.sleep(1)
+        os.killpg(proc.pid, signal.SIGINT)
+        rest, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130 and err.strip().splitlines()[-1] == "kafka-admin-conformance: error: interrupted", err
+    manifest = json.loads(next(results.glob("*/manifest.json")).read_text())
+    assert manifest["complete"] is False and manifest["ended_at"], manifest
+    assert manifest["incomplete_reason"].startswith("interrupted (Ctrl-C or pytest.exit) after "), manifest
+    assert not out.exists()
