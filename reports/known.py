@@ -20,8 +20,10 @@ and the row's version in ``api_versions``; ``message_regex`` matching the **whol
 message (anchored: a row whose message holds a second finding is not matched); and
 ``request_regex`` the last request of that API in the counterexample, written as JSON with
 sorted keys (so an entry names the request shape, e.g. a resource named twice, not just a
-symptom such as a timeout). Exit 0 when every fail/error row is known; 1 when one is not
-(each is listed); 2 on bad input. Pure Python: no Spark needed.
+symptom such as a timeout); and, where the entry has an ``input_regex``, the
+counterexample's ``input`` written the same way (a race entry: how many writers raced).
+Exit 0 when every fail/error row is known; 1 when one is not (each is listed); 2 on bad
+input. Pure Python: no Spark needed.
 """
 from __future__ import annotations
 
@@ -57,18 +59,35 @@ class Known:
     message_regex: re.Pattern
     request_regex: re.Pattern
     doc: dict
+    input_regex: re.Pattern | None = None
 
     def matches(self, row: dict) -> bool:
-        if not (row.get("outcome", "fail") == "fail" and row.get("broker_impl") == self.broker_impl
-                and row.get("property") == self.property and self.names_check_of(row)
-                and row.get("api_key") == self.api_key and row.get("api_version") in self.api_versions
+        """The row is this known deviation: a ``fail`` of the entry's broker (implementation,
+        release line, mode) with the entry's whole shape (:meth:`shaped`)."""
+        return (row.get("outcome", "fail") == "fail" and self.on_its_broker(row)
+                and self.shaped(row, row.get("message") or ""))
+
+    def on_its_broker(self, row: dict) -> bool:
+        return (row.get("broker_impl") == self.broker_impl
                 and release_line(row.get("broker_version")) in self.releases
-                and (self.modes is None or row_schema.broker_mode(row.get("broker")) in self.modes)
-                and self.message_regex.fullmatch(row.get("message") or "")):
+                and (self.modes is None or row_schema.broker_mode(row.get("broker")) in self.modes))
+
+    def shaped(self, row: dict, message: str) -> bool:
+        """The row has the entry's shape, whatever its broker: property, dedicated check, API
+        and version, ``message`` whole, the last request of the API, the counterexample's input."""
+        if not (row.get("property") == self.property and self.names_check_of(row)
+                and row.get("api_key") == self.api_key and row.get("api_version") in self.api_versions
+                and self.message_regex.fullmatch(message)):
             return False
         step = last_request(row, self.api_key)
-        return (step is not None and step.get("api_version") in self.api_versions
-                and bool(self.request_regex.search(json.dumps(step.get("request"), sort_keys=True))))
+        if not (step is not None and step.get("api_version") in self.api_versions
+                and bool(self.request_regex.search(json.dumps(step.get("request"), sort_keys=True)))):
+            return False
+        if self.input_regex is None:
+            return True
+        ce = _counterexample(row)
+        return bool(self.input_regex.search(json.dumps(ce.get("input") if isinstance(ce, dict) else None,
+                                                       sort_keys=True)))
 
     def names_check_of(self, row: dict) -> bool:
         """The entry's ``test`` names the row's check: the test function, or the function and
@@ -131,11 +150,12 @@ def read(path: str = DEFAULT) -> list[Known]:
             raise ReportError(f"{path}: entry {i} lacks {', '.join(missing)}")
         try:
             rx = [re.compile(e[k]) for k in ("message_regex", "request_regex")]
+            inputs = re.compile(e["input_regex"]) if e.get("input_regex") else None
         except re.error as err:
             raise ReportError(f"{path}: entry {e['id']}: a regex does not compile: {err}") from None
         out.append(Known(e["id"], e["broker_impl"], e["property"], e["test"], e["api_key"],
                          tuple(e["api_versions"]), tuple(e["releases"]),
-                         tuple(e["modes"]) if e.get("modes") else None, *rx, e))
+                         tuple(e["modes"]) if e.get("modes") else None, *rx, e, inputs))
     return out
 
 
@@ -178,9 +198,7 @@ def main(argv=None) -> int:
     for kid, n in sorted(seen.items()):
         print(f"  known deviation {kid}: {n} row(s)")
     for f, row in new[:50]:
-        v = "" if row.get("api_version") is None else f" v{row['api_version']}"
-        print(f"NEW: {row['broker']} {row.get('api_name') or '-'}{v} {row['property']} {row['outcome']} "
-              f"[{f}:{row['row_id']}]: {(row.get('message') or '').splitlines()[0][:200] if row.get('message') else ''}")
+        print(f"NEW: {_label(f, row)}: {_first_line(row.get('message'))[:200]}")
     problems = []
     if new:
         problems.append(f"{len(new)} fail/error row(s) not in the known-deviations list")
@@ -191,6 +209,15 @@ def main(argv=None) -> int:
     print("known: " + ("FAIL: " + "; ".join(problems) if problems else
                        f"PASS: every fail/error row is a known deviation ({sum(seen.values())} row(s))"))
     return 1 if problems else 0
+
+
+def _label(f: str, row: dict) -> str:
+    v = "" if row.get("api_version") is None else f" v{row['api_version']}"
+    return f"{row['broker']} {row.get('api_name') or '-'}{v} {row['property']} {row['outcome']} [{f}:{row['row_id']}]"
+
+
+def _first_line(text) -> str:
+    return str(text).splitlines()[0] if text else ""
 
 
 if __name__ == "__main__":

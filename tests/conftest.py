@@ -28,7 +28,7 @@ FAST_MODULES = frozenset({
     "test_quota_rules.py", "test_scram_rules.py", "test_group_rules.py", "test_list_offsets_rules.py",
     "test_transaction_rules.py",
     "test_report_inputs.py", "test_reports_releases.py", "test_companions.py", "test_bench_limits.py",
-    "test_kafka_server_properties.py", "test_shards.py", "test_forkserver.py",
+    "test_kafka_server_properties.py", "test_shards.py", "test_forkserver.py", "test_known_neighbours.py",
 })
 
 
