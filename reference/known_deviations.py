@@ -16,6 +16,12 @@ release line, the anchored ``message_regex``, the ``request_regex`` over the req
 where given, the ``input_regex`` over the counterexample's input (a race's writers).
 ``tests/test_known_deviations.py`` checks that the regex and the predicate agree.
 
+A broker an entry does not apply to (tansu, noida, a Kafka release or mode the entry does
+not list) that answers exactly as the entry's Kafka does keeps its ``fail``: the row's
+message names the entry (:func:`answered_as`, :func:`note`, written by ``fixtures/plugin.py``;
+"as Apache Kafka 3.3-4.4 answers: known deviation ID"), as s3-tests marks ``fails_on_aws``,
+so the reports show it apart from that broker's own deviations without ever calling it known.
+
 Adding an entry: a predicate in :data:`SHAPES` (and, where a generator can draw the
 shape, that generator leaving it out when :func:`avoided_shapes` names it), the entry in
 the JSON file, and its dedicated check beside the property it concerns.
@@ -31,6 +37,7 @@ from typing import Callable
 from protocol.apis import ZERO_UUID, AlterConfigOp, ApiKey, ConfigResourceType, OffsetSpec
 
 from . import KNOWN_DEVIATIONS, features, topic_names
+from .release_lines import NEWEST, OLDEST
 from .scram_rules import last_holder_deleted_beside_an_upsertion
 from .topic_config import CONFIGS
 
@@ -272,6 +279,54 @@ class Entry:
         if not request_rx.search(json.dumps(step.get("request"), sort_keys=True, default=str)):
             return False
         return input_rx is None or bool(input_rx.search(json.dumps(ce.get("input"), sort_keys=True, default=str)))
+
+    def where(self) -> str:
+        """The Kafka this entry is about, in words: "Apache Kafka 3.3-4.4", with "in ZooKeeper
+        mode" / "in KRaft mode" for an entry of one mode."""
+        mode = {("zk",): " in ZooKeeper mode", ("kraft",): " in KRaft mode"}.get(self.modes or (), "")
+        return f"Apache Kafka {spans(self.releases)}{mode}"
+
+
+def spans(lines) -> str:
+    """Release lines as runs of lines that follow each other in Kafka's release order
+    (reference/release_lines.py, OLDEST to NEWEST; 3.9 is followed by 4.0): ("3.3", "3.6",
+    "3.9", "4.0", "4.1") -> "3.3, 3.6, 3.9-4.1"."""
+    order = [(major, minor) for major in range(OLDEST[0], NEWEST[0] + 1) for minor in range(10)
+             if OLDEST <= (major, minor) <= NEWEST]
+    keys = sorted({tuple(int(x) for x in line.split(".")) for line in lines})
+    runs: list[list[tuple[int, int]]] = []
+    for k in keys:
+        last = runs[-1][-1] if runs else None
+        if last in order and k in order and order.index(k) == order.index(last) + 1:
+            runs[-1].append(k)
+        else:
+            runs.append([k])
+    text = (lambda k: f"{k[0]}.{k[1]}")
+    return ", ".join(text(r[0]) if len(r) == 1 else f"{text(r[0])}-{text(r[-1])}" for r in runs)
+
+
+#: What a row's message ends with when the broker answered as a known deviation of Kafka
+#: that does not apply to it (:func:`note`; reports/known.py reads it back as ``NOTE``).
+NOTE = " (as {where} answers: known deviation {id})"
+
+
+def answered_as(impl: str | None, version: str | None, mode: str | None, prop: str, check: str | None,
+                api_key: int | None, api_version: int | None, message: str | None,
+                counterexample: dict | None) -> Entry | None:
+    """The entry a failing row of a broker it does not apply to answers exactly as (the
+    entry's whole shape but the broker: :meth:`Entry.answers_like`), else None; None too for
+    a row an entry that applies to its broker matches (it is that known deviation: a KRaft
+    row of an entry whose ZooKeeper-mode twin has the same shape). The row stays ``fail``:
+    the same answer is a defect whoever gives it."""
+    alike = [e for e in entries() if e.answers_like(prop, check, api_key, api_version, message, counterexample)]
+    if any(e.applies(impl, version, mode) for e in alike):
+        return None
+    return alike[0] if alike else None
+
+
+def note(entry: Entry) -> str:
+    """The words a row's message gains when its broker answered as ``entry``'s Kafka does."""
+    return NOTE.format(where=entry.where(), id=entry.id)
 
 
 _compiled = lru_cache(maxsize=None)(re.compile)

@@ -24,6 +24,16 @@ symptom such as a timeout); and, where the entry has an ``input_regex``, the
 counterexample's ``input`` written the same way (a race entry: how many writers raced).
 Exit 0 when every fail/error row is known; 1 when one is not (each is listed); 2 on bad
 input. Pure Python: no Spark needed.
+
+A ``fail`` row of a broker no entry applies to (tansu, noida, an Apache Kafka release or
+mode the entry does not list) whose message, check, API, version and requests are an entry's
+whole shape all the same *answers as Apache Kafka's known deviation* (:func:`answers_as`):
+a category of its own, listed apart from the broker's own findings (here, in SUMMARY.md and
+on the dashboard), as s3-tests marks ``fails_on_aws``. It is never known: the row stays a
+finding of that broker, and this command and the gate fail on it as on any other. The suite
+names the entry in such a row's message when it writes the row (``NOTE``:
+" (as Apache Kafka 3.3-4.4 answers: known deviation ID)"); the shape is matched on the
+message without that note.
 """
 from __future__ import annotations
 
@@ -44,6 +54,9 @@ FORMAT = "kafka-admin-conformance/known-deviations/2"
 REQUIRED = ("id", "broker_impl", "property", "test", "shape", "api_key", "api_versions", "releases",
             "message_regex", "request_regex", "kafka_does", "conforming_answer", "why_a_defect", "evidence",
             "request_hex")
+#: The end of a row's message that names the known deviation its broker answered as
+#: (reference/known_deviations.py NOTE, written by the suite with the row).
+NOTE = re.compile(r" \(as Apache Kafka [^()]* answers: known deviation (?P<id>[a-z0-9-]+)\)$")
 
 
 @dataclass(frozen=True)
@@ -163,6 +176,23 @@ def classify(row: dict, known: list[Known]) -> Known | None:
     return next((k for k in known if k.matches(row)), None)
 
 
+def without_note(message: str | None) -> tuple[str, str | None]:
+    """``message`` without the suite's note naming a known deviation (``NOTE``), and the id
+    the note names (None: no note)."""
+    m = NOTE.search(message or "")
+    return ((message or "")[:m.start()], m.group("id")) if m else (message or "", None)
+
+
+def answers_as(row: dict, known: list[Known]) -> Known | None:
+    """The entry a ``fail`` row that is no known deviation answers exactly as: a broker the
+    entry does not apply to, the entry's whole shape otherwise (the message read without the
+    suite's note). Such a row is a finding of its broker all the same: never known."""
+    if row.get("outcome", "fail") != "fail" or classify(row, known) is not None:
+        return None
+    message, _ = without_note(row.get("message"))
+    return next((k for k in known if not k.on_its_broker(row) and k.shaped(row, message)), None)
+
+
 def parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m reports.known", description=__doc__.split("\n")[0])
     add_run_arguments(p)
@@ -178,17 +208,19 @@ def main(argv=None) -> int:
     known = read(args.known)
     malformed: list = []
     counts = {o: 0 for o in row_schema.OUTCOMES}
-    new, seen, kafka = [], {}, 0
+    new, alike, seen, kafka = [], [], {}, 0
     for f, row in ((f, row) for f in files for row in valid_rows(f, malformed)):
         counts[row["outcome"]] += 1
         kafka += row.get("broker_impl") == "apache-kafka"
         if row["outcome"] not in ("fail", "error"):
             continue
         k = classify(row, known)
-        if k is None:
-            new.append((f, row))
-        else:
+        if k is not None:
             seen[k.id] = seen.get(k.id, 0) + 1
+        elif (like := answers_as(row, known)) is not None:
+            alike.append((f, row, like))
+        else:
+            new.append((f, row))
     for f, n, reason in malformed[:5]:
         print(f"malformed {f}:{n}: {reason}", file=sys.stderr)
     total = sum(counts.values())
@@ -199,9 +231,15 @@ def main(argv=None) -> int:
         print(f"  known deviation {kid}: {n} row(s)")
     for f, row in new[:50]:
         print(f"NEW: {_label(f, row)}: {_first_line(row.get('message'))[:200]}")
+    for f, row, like in alike[:50]:
+        print(f"AS APACHE KAFKA: {_label(f, row)} answers as Apache Kafka's known deviation {like.id} (still a "
+              f"finding of this broker): {_first_line(without_note(row.get('message'))[0])[:160]}")
     problems = []
     if new:
         problems.append(f"{len(new)} fail/error row(s) not in the known-deviations list")
+    if alike:
+        problems.append(f"{len(alike)} fail row(s) of brokers the list does not apply to that answer as a known "
+                        "deviation of Apache Kafka does (findings all the same)")
     if malformed:
         problems.append(f"{len(malformed)} malformed line(s)")
     if args.require_kafka and not kafka:

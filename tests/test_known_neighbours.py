@@ -371,3 +371,121 @@ def test_the_suites_matcher_and_the_reports_agree(r):
     k = known.classify(r, KNOWN)
     assert by_suite[:1] == ([k.id] if k else [])
 
+
+# -- a broker the entries do not apply to, answering as Kafka does ---------------------------
+
+def _tansu(r: dict) -> dict:
+    return _changed(r, broker="tansu", broker_impl="tansu", broker_version="0.6.0")
+
+
+def _named(r: dict) -> str:
+    from types import SimpleNamespace
+
+    from fixtures import known as fixtures_known
+
+    info = SimpleNamespace(impl=r["broker_impl"], version=r["broker_version"],
+                           mode="zk" if ",mode=zk" in r["broker"] else "kraft")
+    return fixtures_known.named(info, r["property"], r["check"], r["api_key"], r["api_version"], r["message"],
+                                r["counterexample"])
+
+
+@pytest.mark.parametrize("entry_id,r", _cases(DOCUMENTED))
+def test_another_broker_answering_as_kafka_names_the_entry_and_stays_a_finding(entry_id, r):
+    """tansu answering exactly as a known deviation of Kafka: the suite writes the row with the
+    entry named, the reports read it as answering as Apache Kafka does, and it is never known."""
+    other = _tansu(r)
+    message = _named(other)
+    _, named = known.without_note(message)
+    # the entry, or its twin of the other mode (one request shape, two root causes): the first listed
+    twins = [e.id for e in kd.entries() if e.test == kd.entry(entry_id).test and e.shape == kd.entry(entry_id).shape]
+    assert named in twins and (named == entry_id or entry_id != twins[0]), (entry_id, named)
+    entry = kd.entry(named)
+    assert message == r["message"] + kd.note(entry)
+    assert f"(as {entry.where()} answers: known deviation {named})" in message
+    written = _changed(other, message=message)
+    assert known.classify(written, KNOWN) is None                       # never known: the gate fails on it
+    like = known.answers_as(written, KNOWN)
+    assert like is not None and like.id == named
+    assert known.without_note(message) == (r["message"], named)
+
+
+@pytest.mark.parametrize("entry_id,r", _cases(DOCUMENTED))
+def test_kafka_itself_is_never_named_as_kafka(entry_id, r):
+    """On a broker the entry applies to the row is the known deviation: no note."""
+    assert _named(r) == r["message"]
+    assert known.answers_as(r, KNOWN) is None
+
+
+#: Neighbours that differ from the documented answer by the broker only (its mode: another
+#: root cause, another entry): from tansu they are the documented answer.
+BY_BROKER_ONLY = {"the same answer in ZooKeeper mode (another root cause there)",
+                  "ZooKeeper mode's answer (its catch-all, not the controller)",
+                  "KRaft's answer (the controller failing over)"}
+
+
+@pytest.mark.parametrize("entry_id,why,r", [p for p in _neighbours() if p.values[1] not in BY_BROKER_ONLY])
+def test_a_neighbour_from_another_broker_is_not_named_as_the_entry(entry_id, why, r):
+    message = _named(_tansu(r))
+    assert f"known deviation {entry_id})" not in message, (entry_id, why)
+
+
+def test_a_kafka_release_the_entry_does_not_list_is_named_too():
+    """kafka:3.8.1 answering O2 as 3.7 does (an entry of 3.7 only): named, not known."""
+    r = _changed(_first("list-offsets-max-timestamp-answers-the-batchs-last-offset"), broker="kafka:3.8.1",
+                 broker_version="3.8.1")
+    message = _named(r)
+    assert message.endswith("(as Apache Kafka 3.7 answers: known deviation "
+                            "list-offsets-max-timestamp-answers-the-batchs-last-offset)")
+    assert known.classify(_changed(r, message=message), KNOWN) is None
+
+
+def test_the_reports_show_such_rows_apart(tmp_path, capsys):
+    """python -m reports.known fails on them (they are findings) but lists them as answering as
+    Apache Kafka does; SUMMARY.md lists them apart from the broker's own findings; the
+    dashboard's failing cells of the broker are split the same way."""
+    from reports import html, summary
+    from reports.synthetic import T0, write_run
+
+    like = _tansu(DOCUMENTED["alter-configs-duplicate-resource-never-answered"][0])
+    like = _changed(like, message=_named(like))
+    own = row("tansu", "P2", 19, 3, "fail", broker_impl="tansu", broker_version="0.6.0")
+    run = write_run(tmp_path / "runs", "run-t", [like, own], start=T0)
+    assert known.main([run]) == 1
+    out = capsys.readouterr().out
+    assert "AS APACHE KAFKA: tansu AlterConfigs v0 C4 fail" in out
+    assert "answers as Apache Kafka's known deviation alter-configs-duplicate-resource-never-answered" in out
+    assert out.count("NEW: ") == 1 and "NEW: tansu CreateTopics v3 P2" in out
+    assert summary.main([run, "--out", str(tmp_path / "r"), "--known", known.DEFAULT]) == 0
+    text = (tmp_path / "r" / "SUMMARY.md").read_text(encoding="utf-8")
+    assert "**2 new finding(s)** (1 of them answering as a known deviation of Apache Kafka does)" in text
+    assert "## New findings (1)" in text and "## Answering as Apache Kafka does (1)" in text
+    apart = text.split("## Answering as Apache Kafka does (1)")[1]
+    assert "alter-configs-duplicate-resource-never-answered" in apart and "P2" not in apart
+    mine, alike = html._apart([{"message": like["message"]}, {"message": own["message"]}])
+    assert [f["message"] for f in alike] == [like["message"]] and [f["message"] for f in mine] == [own["message"]]
+
+
+def test_the_dashboard_lists_a_brokers_cells_answering_as_kafka_apart():
+    from reports import html
+
+    like = _tansu(DOCUMENTED["alter-configs-duplicate-resource-never-answered"][0])
+    cell = {"broker": "tansu", "api_key": 33, "api_name": "AlterConfigs", "api_version": 0, "property": "C4",
+            "broker_impl": "tansu", "broker_version": "0.6.0", "run_id": "r1", "row_id": 1}
+    failures = [{**cell, "message": _named(like)},
+                {**cell, "api_key": 19, "api_name": "CreateTopics", "property": "P2", "message": "P2: got 37"}]
+    matrix = [{**f, "latest_outcome": "fail"} for f in failures]
+    page = html.page({"matrix": matrix, "scores": [],
+                      "failures": failures, "changes": [], "flaky": [], "malformed": [], "runs": [], "history": [],
+                      "generated": "now"})
+    own, alike = page.split("<h3>Failing cells (1)</h3>")[1].split("Failing cells answering as Apache Kafka does (1)")
+    assert "P2: got 37" in own and "alter-configs-duplicate-resource-never-answered" not in own
+    assert "known deviation alter-configs-duplicate-resource-never-answered" in alike and "P2: got 37" not in alike
+
+
+@pytest.mark.parametrize("lines,text", [
+    (("3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "3.9", "4.0", "4.1", "4.2", "4.3", "4.4"), "3.3-4.4"),
+    (("3.3", "3.6", "3.9", "4.0", "4.1", "4.2", "4.3", "4.4"), "3.3, 3.6, 3.9-4.4"),
+    (("3.7",), "3.7"),
+])
+def test_a_note_names_the_release_lines_as_runs(lines, text):
+    assert kd.spans(lines) == text
