@@ -24,7 +24,8 @@ so the reports show it apart from that broker's own deviations without ever call
 
 Adding an entry: a predicate in :data:`SHAPES` (and, where a generator can draw the
 shape, that generator leaving it out when :func:`avoided_shapes` names it), the entry in
-the JSON file, and its dedicated check beside the property it concerns.
+the JSON file, its dedicated check beside the property it concerns, and its documented
+answer and worse neighbours in ``tests/test_known_neighbours.py``.
 """
 from __future__ import annotations
 
