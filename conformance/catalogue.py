@@ -80,7 +80,8 @@ FAMILIES = {
           "and not removed (Q1), validate_only changes nothing and answers as executed (Q2), an invalid "
           "entry (ip with a user or client id, an unknown entity type or key, a value Kafka refuses) fails "
           "alone (Q3), non-strict, default and any-name filters match as Kafka's image does (Q4), concurrent "
-          "writers of different keys of one entity lose no acknowledged update (Q5); every entity is a "
+          "writers of different keys of one entity lose no acknowledged update (Q5, an added property: KIP-546 "
+          "promises nothing of concurrent writers, and ZooKeeper mode keeps the last writer's copy); every entity is a "
           "run-prefixed user or client id, never a default one",
           "KIP-546 (client quota APIs in the Admin Client); Kafka's ClientQuotaControlManager, "
           "ClientQuotasImage"),

@@ -436,20 +436,23 @@ C4_KINDS = {INCREMENTAL: INCREMENTAL_KINDS + ("value out of range",),
             LEGACY: tuple(k for k in LEGACY_KINDS if k != SAME_RESOURCE_TWICE) + ("value out of range",)}
 
 
-#: Kinds that are the dedicated check of a known deviation of Kafka (reference/kafka_known_deviations.json),
-#: and the entry's own request, asked first (on Kafka each costs a controller failover: one per version).
+#: Kinds that are the dedicated check of known deviations of Kafka (reference/kafka_known_deviations.json:
+#: one entry per root cause, here one per mode), and the entries' own request, asked first (on KRaft
+#: Kafka the unknown operation costs a controller failover: one per version).
 DEDICATED_KINDS = {(INCREMENTAL, "unknown operation"): (
-    "incremental-alter-configs-unknown-operation-fails-the-controller-over",
+    # KRaft: the quorum controller's NullPointerException; ZooKeeper mode: ZkAdminManager's catch-all
+    ("incremental-alter-configs-unknown-operation-fails-the-controller-over",
+     "incremental-alter-configs-unknown-operation-unknown-server-error-in-zookeeper-mode"),
     {"kind": "unknown operation", "ops": [["retention.ms", 7, "3600000"]]}),
     # ZooKeeper-mode Kafka 3.x: UNKNOWN_SERVER_ERROR (ConfigAdminManager's dead null check)
     (INCREMENTAL, "unknown key list op"): (
-    "incremental-alter-configs-append-unknown-key-unknown-server-error",
+    ("incremental-alter-configs-append-unknown-key-unknown-server-error",),
     {"kind": "unknown key list op", "ops": [["conformance.a", int(AlterConfigOp.APPEND), "delete"]]})}
 
 
 def _every_version_and_kind():
     return [pytest.param(*p.values, kind, id=f"{p.id}-{kind.replace(' ', '-')}",
-                         marks=[pytest.mark.known_deviation(DEDICATED_KINDS[(api, kind)][0])]
+                         marks=[pytest.mark.known_deviation(*DEDICATED_KINDS[(api, kind)][0])]
                          if (api, kind) in DEDICATED_KINDS else [])
             for api, kinds in C4_KINDS.items() for p in every_version((api,)) for kind in kinds]
 

@@ -46,6 +46,7 @@ from hypothesis import strategies as st
 
 from fixtures import traffic
 from fixtures.harness import Unsupported
+from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors, requests, schema_facts
 from protocol.codec import APIS
 from protocol.errors import error_name
@@ -177,29 +178,42 @@ def provoked_codes(check, api_key: int, gated) -> list[int]:
 SHARE_COMMIT = "offset-commit-to-share-group-answers-group-id-not-found-below-v9"
 
 
+def codes_of_version(api_key: int, version: int) -> list[int]:
+    """The codes an item of ``api_key`` may carry at ``version``: those the API has
+    (reference/error_codes.py, from the message schemas and Kafka's code) but the
+    version-gated ones it does not have yet."""
+    return sorted(ec.allowed_codes(api_key, version) - ec.forbidden_codes(api_key, version))
+
+
 @pytest.mark.prop("P5", source=f"{SOURCE}; known deviation {SHARE_COMMIT} (apache/kafka group-coordinator/src/main/"
                                "java/org/apache/kafka/coordinator/group/modern/share/ShareGroup.java "
                                "validateOffsetCommit throws GroupIdNotFoundException at every version)")
 @pytest.mark.known_deviation(SHARE_COMMIT)
 @pytest.mark.parametrize("api_key,version", [p for p in every_version((ApiKey.OffsetCommit,))
                                              if Errors.GROUP_ID_NOT_FOUND in ec.forbidden_codes(*p.values)])
-def test_p5_offset_commit_below_v9_to_a_share_group_answers_illegal_generation(check, api_key, version):
+def test_p5_offset_commit_below_v9_to_a_share_group_answers_a_code_of_its_version(check, api_key, version):
     """An OffsetCommit (generation -1, as the Admin client commits) below v9 to a group that
-    exists as a share group answers what Kafka answers there for a missing group,
-    ILLEGAL_GENERATION (22), never GROUP_ID_NOT_FOUND (69), a code OffsetCommit has only from
-    v9. Kafka 4.4 answers 69 (a reviewed known deviation): every other check names its share
-    groups apart from the groups it commits to."""
-    from fixtures.waiting import eventually
+    exists as a share group answers a code OffsetCommit has at that version (any of them:
+    what a group of another type gets below v9 Kafka says nowhere), never GROUP_ID_NOT_FOUND
+    (69), a code OffsetCommit has only from v9 (OffsetCommitResponse.json). Kafka 4.4 answers
+    69 (a reviewed known deviation): every other check names its share groups apart from the
+    groups it commits to. The share group is made by AlterShareGroupOffsets: where that is
+    refused, the row is an ``error`` saying what was answered (UNSUPPORTED_VERSION from a broker
+    that advertises the API and has share groups on is a ``fail``); where the broker's finalized
+    features show share groups off, ``unsupported``."""
+    from fixtures.admin import Admin
+
+    from .test_groups import TRANSIENT
+    from .test_share_groups import _share_groups_on
 
     check.require(api_key, version)
     alter = ApiKey.AlterShareGroupOffsets
     low, high = check.require(alter)
+    _share_groups_on(check, alter)
     check.require_mutations()
     client = check.client()
-    existing = provoked_topics.existing_topics(check, api_key)
-    if not existing:
-        raise Unsupported("the broker could not create the topic the offsets are committed for")
-    topic, group = existing[0], f"{check.prefix}sg-commit-{version}"
+    topic, group = f"{check.prefix}P5-share-{version}", f"{check.prefix}sg-commit-{version}"
+    Admin(check).create_topic(topic, partitions=2)      # a failure is the row's error, with what was seen
     v = min(high, APIS[alter].max_version)
     share = {"group_id": group, "topics": [{"topic_name": topic, "partitions": [{"partition_index": 0,
                                                                                   "start_offset": 0}]}]}
@@ -210,12 +224,21 @@ def test_p5_offset_commit_below_v9_to_a_share_group_answers_illegal_generation(c
     if find is not None:
         fv = min(find[1], APIS[ApiKey.FindCoordinator].max_version)
         client.send(ApiKey.FindCoordinator, fv, requests.find_coordinator(fv, group))
-    made, resp = eventually(lambda: client.answered(alter, v, share),
-                            lambda r: r.get("error_code") == Errors.NONE, within=20)
-    if not made:
-        raise Unsupported(f"AlterShareGroupOffsets v{v} did not make share group {group!r}: "
-                          f"{error_name(resp.get('error_code'))}")
-    instead = ec.answered_as(api_key, Errors.GROUP_ID_NOT_FOUND, version)
+    client.answered(alter, v, share)
+    check.expect_field(["error_code"], refused=sorted(TRANSIENT), setup=True, retry_s=20,
+                       says=f"setup: the group coordinator is ready for AlterShareGroupOffsets v{v}")
+    check.expect_field(["responses", "partitions", "error_code"], refused=[Errors.UNKNOWN_TOPIC_OR_PARTITION],
+                       setup=True, retry_s=VISIBLE_S,
+                       says=f"setup: the share coordinator knows the topic of AlterShareGroupOffsets v{v}")
+    check.expect_field(["error_code"], refused=[Errors.UNSUPPORTED_VERSION],
+                       says=f"AlterShareGroupOffsets v{v}, which the broker advertises, is served (not 35 "
+                            "UNSUPPORTED_VERSION)")
+    check.expect_field(["error_code"], [Errors.NONE], setup=True,
+                       says=f"setup: AlterShareGroupOffsets v{v} makes share group {group!r}")
+    check.expect_field(["responses", "partitions", "error_code"], [Errors.NONE], setup=True,
+                       says=f"setup: AlterShareGroupOffsets v{v} sets {topic}-0 of share group {group!r}")
+    codes = codes_of_version(api_key, version)
+    assert Errors.GROUP_ID_NOT_FOUND not in codes       # the parametrisation's premise
 
     def commit(offset):
         body = {"group_id": group, "generation_id_or_member_epoch": -1, "member_id": "", "group_instance_id": None,
@@ -225,8 +248,9 @@ def test_p5_offset_commit_below_v9_to_a_share_group_answers_illegal_generation(c
         body = {k: val for k, val in body.items() if schema_facts.defines(api_key, k)
                 and schema_facts.has_field(api_key, version, k)}
         client.answered(api_key, version, body)
-        check.expect_field(["topics", "partitions", "error_code"], [instead], count=1,
-                           says=f"OffsetCommit v{version} to share group {group!r} answers {error_name(instead)} "
-                                "(GROUP_ID_NOT_FOUND is OffsetCommit's only from v9)")
+        check.expect_field(["topics", "partitions", "error_code"], codes, count=1,
+                           says=f"OffsetCommit v{version} to share group {group!r}: a code OffsetCommit v{version} "
+                                f"has, never {int(Errors.GROUP_ID_NOT_FOUND)} GROUP_ID_NOT_FOUND (OffsetCommit's "
+                                "from v9 only)")
 
     check.given(st.integers(0, 5), commit, max_examples=1)

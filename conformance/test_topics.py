@@ -203,8 +203,12 @@ def test_t1_a_name_colliding_with_an_existing_topic_by_dot_or_underscore_answers
                                f"before the next is validated) and {ADMIN_ZK} validateTopicCreate (collision with "
                                "every topic in the cluster); known deviation "
                                "create-topics-colliding-names-in-one-request-both-created "
-                               f"({RCM} validateNewTopicNames checks only topics that existed before the request)")
-@pytest.mark.known_deviation("create-topics-colliding-names-in-one-request-both-created")
+                               f"({RCM} validateNewTopicNames checks only topics that existed before the request) "
+                               "and, in ZooKeeper mode, create-topics-colliding-names-validate-only-accepts-both "
+                               f"({ZK_ADMIN} createTopics validates a validate_only request's topics against the "
+                               "cluster's only)")
+@pytest.mark.known_deviation("create-topics-colliding-names-in-one-request-both-created",
+                             "create-topics-colliding-names-validate-only-accepts-both")
 @pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
 def test_t1_a_name_colliding_with_an_earlier_name_of_the_same_request_answers_invalid_topic_exception(
         check, api_key, version):

@@ -12,6 +12,7 @@ import re
 from collections import defaultdict
 from html import escape
 
+from .known import without_note
 from .row_schema import CELL_STATES, OUTCOMES, broker_mode
 
 GROUPS = "PVDRCTSK"
@@ -179,6 +180,15 @@ def failure_details(f: dict) -> str:
             f'<p>Message: {_e(f.get("message"))}</p><p>Source: {_e(f.get("source"))}</p>'
             f'<p>Minimal counterexample:</p><pre class="counterexample">{_e(pretty(f.get("counterexample")))}</pre>'
             f'<p>Replay:</p><code class="replay">{_e(f.get("replay"))}</code>{_reproducer(f)}</details>')
+
+
+def _apart(failing: list[dict]) -> tuple[list[dict], list[dict]]:
+    """A broker's failing cells: those of the broker alone, and those whose latest failing
+    row answers as a known deviation of Apache Kafka does (the suite names the entry in the
+    row's message, reports/known.py ``NOTE``; the cell's table keeps no more of the row to
+    match the entry again)."""
+    own = [f for f in failing if without_note(f.get("message"))[1] is None]
+    return own, [f for f in failing if without_note(f.get("message"))[1] is not None]
 
 
 def _reproducer(f: dict) -> str:
@@ -385,9 +395,16 @@ def page(d: dict) -> str:
                     '<p class="muted">Rows: API and version; columns: property; colour: latest outcome. '
                     'Hover a cell for its counts; click a failing cell for its counterexample.</p>'
                     + heatmap(b, mine))
-        body.append(f"<h3>Failing cells ({len(fails[b])})</h3>"
-                    + ("".join(failure_details(f) for f in fails[b]) or '<p class="muted">None.</p>')
-                    + "</section>")
+        own, alike = _apart(fails[b])
+        body.append(f"<h3>Failing cells ({len(own)})</h3>"
+                    + ("".join(failure_details(f) for f in own) or '<p class="muted">None.</p>'))
+        if alike:
+            body.append(f'<h3 class="as-kafka">Failing cells answering as Apache Kafka does ({len(alike)})</h3>'
+                        '<p class="muted">The latest failing row of each answers exactly as a reviewed known '
+                        'deviation of Apache Kafka does (its message names the entry, '
+                        'reference/kafka_known_deviations.json): a finding of this broker all the same, '
+                        'shown apart from its own.</p>' + "".join(failure_details(f) for f in alike))
+        body.append("</section>")
     body.append(_more("failures", len(d["failures"]), totals))
     body.append('<section id="changes-sec"><h2>Regressions &amp; fixes between consecutive runs</h2>'
                 + rows_table("changes", d["changes"], [

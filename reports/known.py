@@ -20,8 +20,20 @@ and the row's version in ``api_versions``; ``message_regex`` matching the **whol
 message (anchored: a row whose message holds a second finding is not matched); and
 ``request_regex`` the last request of that API in the counterexample, written as JSON with
 sorted keys (so an entry names the request shape, e.g. a resource named twice, not just a
-symptom such as a timeout). Exit 0 when every fail/error row is known; 1 when one is not
-(each is listed); 2 on bad input. Pure Python: no Spark needed.
+symptom such as a timeout); and, where the entry has an ``input_regex``, the
+counterexample's ``input`` written the same way (a race entry: how many writers raced).
+Exit 0 when every fail/error row is known; 1 when one is not (each is listed); 2 on bad
+input. Pure Python: no Spark needed.
+
+A ``fail`` row of a broker no entry applies to (tansu, noida, an Apache Kafka release or
+mode the entry does not list) whose message, check, API, version and requests are an entry's
+whole shape all the same *answers as Apache Kafka's known deviation* (:func:`answers_as`):
+a category of its own, listed apart from the broker's own findings (here, in SUMMARY.md and
+on the dashboard), as s3-tests marks ``fails_on_aws``. It is never known: the row stays a
+finding of that broker, and this command and the gate fail on it as on any other. The suite
+names the entry in such a row's message when it writes the row (``NOTE``:
+" (as Apache Kafka 3.3-4.4 answers: known deviation ID)"); the shape is matched on the
+message without that note.
 """
 from __future__ import annotations
 
@@ -42,6 +54,9 @@ FORMAT = "kafka-admin-conformance/known-deviations/2"
 REQUIRED = ("id", "broker_impl", "property", "test", "shape", "api_key", "api_versions", "releases",
             "message_regex", "request_regex", "kafka_does", "conforming_answer", "why_a_defect", "evidence",
             "request_hex")
+#: The end of a row's message that names the known deviation its broker answered as
+#: (reference/known_deviations.py NOTE, written by the suite with the row).
+NOTE = re.compile(r" \(as Apache Kafka [^()]* answers: known deviation (?P<id>[a-z0-9-]+)\)$")
 
 
 @dataclass(frozen=True)
@@ -57,18 +72,35 @@ class Known:
     message_regex: re.Pattern
     request_regex: re.Pattern
     doc: dict
+    input_regex: re.Pattern | None = None
 
     def matches(self, row: dict) -> bool:
-        if not (row.get("outcome", "fail") == "fail" and row.get("broker_impl") == self.broker_impl
-                and row.get("property") == self.property and self.names_check_of(row)
-                and row.get("api_key") == self.api_key and row.get("api_version") in self.api_versions
+        """The row is this known deviation: a ``fail`` of the entry's broker (implementation,
+        release line, mode) with the entry's whole shape (:meth:`shaped`)."""
+        return (row.get("outcome", "fail") == "fail" and self.on_its_broker(row)
+                and self.shaped(row, row.get("message") or ""))
+
+    def on_its_broker(self, row: dict) -> bool:
+        return (row.get("broker_impl") == self.broker_impl
                 and release_line(row.get("broker_version")) in self.releases
-                and (self.modes is None or row_schema.broker_mode(row.get("broker")) in self.modes)
-                and self.message_regex.fullmatch(row.get("message") or "")):
+                and (self.modes is None or row_schema.broker_mode(row.get("broker")) in self.modes))
+
+    def shaped(self, row: dict, message: str) -> bool:
+        """The row has the entry's shape, whatever its broker: property, dedicated check, API
+        and version, ``message`` whole, the last request of the API, the counterexample's input."""
+        if not (row.get("property") == self.property and self.names_check_of(row)
+                and row.get("api_key") == self.api_key and row.get("api_version") in self.api_versions
+                and self.message_regex.fullmatch(message)):
             return False
         step = last_request(row, self.api_key)
-        return (step is not None and step.get("api_version") in self.api_versions
-                and bool(self.request_regex.search(json.dumps(step.get("request"), sort_keys=True))))
+        if not (step is not None and step.get("api_version") in self.api_versions
+                and bool(self.request_regex.search(json.dumps(step.get("request"), sort_keys=True)))):
+            return False
+        if self.input_regex is None:
+            return True
+        ce = _counterexample(row)
+        return bool(self.input_regex.search(json.dumps(ce.get("input") if isinstance(ce, dict) else None,
+                                                       sort_keys=True)))
 
     def names_check_of(self, row: dict) -> bool:
         """The entry's ``test`` names the row's check: the test function, or the function and
@@ -131,16 +163,34 @@ def read(path: str = DEFAULT) -> list[Known]:
             raise ReportError(f"{path}: entry {i} lacks {', '.join(missing)}")
         try:
             rx = [re.compile(e[k]) for k in ("message_regex", "request_regex")]
+            inputs = re.compile(e["input_regex"]) if e.get("input_regex") else None
         except re.error as err:
             raise ReportError(f"{path}: entry {e['id']}: a regex does not compile: {err}") from None
         out.append(Known(e["id"], e["broker_impl"], e["property"], e["test"], e["api_key"],
                          tuple(e["api_versions"]), tuple(e["releases"]),
-                         tuple(e["modes"]) if e.get("modes") else None, *rx, e))
+                         tuple(e["modes"]) if e.get("modes") else None, *rx, e, inputs))
     return out
 
 
 def classify(row: dict, known: list[Known]) -> Known | None:
     return next((k for k in known if k.matches(row)), None)
+
+
+def without_note(message: str | None) -> tuple[str, str | None]:
+    """``message`` without the suite's note naming a known deviation (``NOTE``), and the id
+    the note names (None: no note)."""
+    m = NOTE.search(message or "")
+    return ((message or "")[:m.start()], m.group("id")) if m else (message or "", None)
+
+
+def answers_as(row: dict, known: list[Known]) -> Known | None:
+    """The entry a ``fail`` row that is no known deviation answers exactly as: a broker the
+    entry does not apply to, the entry's whole shape otherwise (the message read without the
+    suite's note). Such a row is a finding of its broker all the same: never known."""
+    if row.get("outcome", "fail") != "fail" or classify(row, known) is not None:
+        return None
+    message, _ = without_note(row.get("message"))
+    return next((k for k in known if not k.on_its_broker(row) and k.shaped(row, message)), None)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -158,17 +208,19 @@ def main(argv=None) -> int:
     known = read(args.known)
     malformed: list = []
     counts = {o: 0 for o in row_schema.OUTCOMES}
-    new, seen, kafka = [], {}, 0
+    new, alike, seen, kafka = [], [], {}, 0
     for f, row in ((f, row) for f in files for row in valid_rows(f, malformed)):
         counts[row["outcome"]] += 1
         kafka += row.get("broker_impl") == "apache-kafka"
         if row["outcome"] not in ("fail", "error"):
             continue
         k = classify(row, known)
-        if k is None:
-            new.append((f, row))
-        else:
+        if k is not None:
             seen[k.id] = seen.get(k.id, 0) + 1
+        elif (like := answers_as(row, known)) is not None:
+            alike.append((f, row, like))
+        else:
+            new.append((f, row))
     for f, n, reason in malformed[:5]:
         print(f"malformed {f}:{n}: {reason}", file=sys.stderr)
     total = sum(counts.values())
@@ -178,12 +230,16 @@ def main(argv=None) -> int:
     for kid, n in sorted(seen.items()):
         print(f"  known deviation {kid}: {n} row(s)")
     for f, row in new[:50]:
-        v = "" if row.get("api_version") is None else f" v{row['api_version']}"
-        print(f"NEW: {row['broker']} {row.get('api_name') or '-'}{v} {row['property']} {row['outcome']} "
-              f"[{f}:{row['row_id']}]: {(row.get('message') or '').splitlines()[0][:200] if row.get('message') else ''}")
+        print(f"NEW: {_label(f, row)}: {_first_line(row.get('message'))[:200]}")
+    for f, row, like in alike[:50]:
+        print(f"AS APACHE KAFKA: {_label(f, row)} answers as Apache Kafka's known deviation {like.id} (still a "
+              f"finding of this broker): {_first_line(without_note(row.get('message'))[0])[:160]}")
     problems = []
     if new:
         problems.append(f"{len(new)} fail/error row(s) not in the known-deviations list")
+    if alike:
+        problems.append(f"{len(alike)} fail row(s) of brokers the list does not apply to that answer as a known "
+                        "deviation of Apache Kafka does (findings all the same)")
     if malformed:
         problems.append(f"{len(malformed)} malformed line(s)")
     if args.require_kafka and not kafka:
@@ -191,6 +247,15 @@ def main(argv=None) -> int:
     print("known: " + ("FAIL: " + "; ".join(problems) if problems else
                        f"PASS: every fail/error row is a known deviation ({sum(seen.values())} row(s))"))
     return 1 if problems else 0
+
+
+def _label(f: str, row: dict) -> str:
+    v = "" if row.get("api_version") is None else f" v{row['api_version']}"
+    return f"{row['broker']} {row.get('api_name') or '-'}{v} {row['property']} {row['outcome']} [{f}:{row['row_id']}]"
+
+
+def _first_line(text) -> str:
+    return str(text).splitlines()[0] if text else ""
 
 
 if __name__ == "__main__":

@@ -7,8 +7,10 @@ Writes OUT/SUMMARY.md: per run its broker and row counts; per API the rows that 
 failed, erred, were unsupported or skipped; the **new findings** (``fail`` rows that are
 not a reviewed known deviation of Kafka, reports/known.py), each linked to its reproducer
 (``--repro``, default OUT/repro, laid out as ``python -m fixtures.repro --runs-from`` writes
-it: ``<run folder name>/<row_id>/REPORT.md``) where one was exported; and the known
-deviations seen. ``kafka-admin-conformance run`` and ``tox -e conformance`` write it beside
+it: ``<run folder name>/<row_id>/REPORT.md``) where one was exported, those of the broker
+alone apart from those where a broker the list does not apply to answers exactly as a known
+deviation of Apache Kafka does (reports/known.py ``answers_as``: findings all the same, as
+s3-tests marks ``fails_on_aws``); and the known deviations seen. ``kafka-admin-conformance run`` and ``tox -e conformance`` write it beside
 the dashboard (OUT/index.html). Pure Python: no Spark needed. Bad input is one line, status 2.
 """
 from __future__ import annotations
@@ -52,7 +54,7 @@ def _link(out: str, path: str, text: str) -> str:
 def summarise(files: list[str], out: str, repro: str, known: list) -> str:
     """The Markdown text for the runs' result files."""
     malformed: list = []
-    runs, apis, new, seen = [], {}, [], {}
+    runs, apis, new, alike, seen = [], {}, [], [], {}
     for f in files:
         counts = {o: 0 for o in row_schema.OUTCOMES}
         first = None
@@ -64,17 +66,21 @@ def summarise(files: list[str], out: str, repro: str, known: list) -> str:
             if row["outcome"] != "fail":
                 continue
             k = known_list.classify(row, known)
-            if k is None:
-                new.append((f, row))
-            else:
+            if k is not None:
                 seen[k.id] = seen.get(k.id, 0) + 1
+            elif (like := known_list.answers_as(row, known)) is not None:
+                alike.append((f, row, like))
+            else:
+                new.append((f, row))
         if first is not None:
             runs.append((f, first, counts))
     if not runs:
         raise ReportError("the runs hold no valid row; nothing to summarise")
     total = {o: sum(c[o] for _, _, c in runs) for o in row_schema.OUTCOMES}
     lines = ["# Kafka admin conformance: summary", ""]
-    verdict = (f"**{len(new)} new finding(s)**" if new else "**no new finding**")
+    verdict = (f"**{len(new) + len(alike)} new finding(s)**" if new or alike else "**no new finding**")
+    if alike:
+        verdict += f" ({len(alike)} of them answering as a known deviation of Apache Kafka does)"
     lines.append(f"{verdict}; {sum(total.values())} rows: "
                  + ", ".join(f"{n} {o}" for o, n in total.items() if n) + ".")
     page = os.path.join(out, "index.html")
@@ -94,23 +100,40 @@ def summarise(files: list[str], out: str, repro: str, known: list) -> str:
         lines += ["`fail` rows that are not a reviewed known deviation of Kafka "
                   "(reference/kafka_known_deviations.json).", "",
                   "| broker | API | property | check | finding | reproducer |", "|---|---|---|---|---|---|"]
-        for f, row in new[:MAX_FINDINGS]:
-            v = "" if row.get("api_version") is None else f" v{row['api_version']}"
-            check = row.get("check") or known_list.check_function(row) or ""
-            report = os.path.join(repro, os.path.basename(os.path.dirname(f)), str(row["row_id"]), "REPORT.md")
-            where = _link(out, report, "repro") if os.path.exists(report) else f"row {row['row_id']}"
-            lines.append(f"| {_cell(row['broker'])} | {_cell(row.get('api_name') or '-')}{v} | {row['property']} | "
-                         f"{_cell(check)} | {_cell(row.get('message'))} | {where} |")
+        lines += [_finding(out, repro, f, row) for f, row in new[:MAX_FINDINGS]]
         if len(new) > MAX_FINDINGS:
             lines.append(f"\n... and {len(new) - MAX_FINDINGS} more (the dashboard lists every one).")
     else:
-        lines.append("None: every `fail` row is a reviewed known deviation, or there is none.")
+        lines.append("None: every `fail` row is a reviewed known deviation, or there is none."
+                     if not alike else "None of the broker alone: every other `fail` row is listed below.")
+    if alike:
+        lines += ["", f"## Answering as Apache Kafka does ({len(alike)})", "",
+                  "`fail` rows of a broker the known-deviations list does not apply to that answer exactly as a "
+                  "known deviation of Apache Kafka does: findings of that broker all the same, shown apart from "
+                  "its own.", "",
+                  "| broker | API | property | check | as Apache Kafka's known deviation | finding | reproducer |",
+                  "|---|---|---|---|---|---|---|"]
+        lines += [_finding(out, repro, f, row, like) for f, row, like in alike[:MAX_FINDINGS]]
+        if len(alike) > MAX_FINDINGS:
+            lines.append(f"\n... and {len(alike) - MAX_FINDINGS} more (the dashboard lists every one).")
     if seen:
         lines += ["", "## Known deviations seen", ""]
         lines += [f"- {kid}: {n} row(s)" for kid, n in sorted(seen.items())]
     if malformed:
         lines += ["", f"{len(malformed)} malformed line(s) skipped (first: {malformed[0][0]}:{malformed[0][1]})."]
     return "\n".join(lines) + "\n"
+
+
+def _finding(out: str, repro: str, f: str, row: dict, like=None) -> str:
+    """One table line of a new finding (``like``: the known deviation of Kafka it answers as)."""
+    v = "" if row.get("api_version") is None else f" v{row['api_version']}"
+    check = row.get("check") or known_list.check_function(row) or ""
+    report = os.path.join(repro, os.path.basename(os.path.dirname(f)), str(row["row_id"]), "REPORT.md")
+    where = _link(out, report, "repro") if os.path.exists(report) else f"row {row['row_id']}"
+    message = row.get("message") if like is None else known_list.without_note(row.get("message"))[0]
+    also = "" if like is None else f" {_cell(like.id)} ({_cell(', '.join(like.releases))}) |"
+    return (f"| {_cell(row['broker'])} | {_cell(row.get('api_name') or '-')}{v} | {row['property']} | "
+            f"{_cell(check)} |{also} {_cell(message)} | {where} |")
 
 
 def main(argv=None) -> int:

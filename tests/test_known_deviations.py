@@ -115,7 +115,8 @@ def _dedicated() -> dict[str, list]:
         "            m = i.get_closest_marker('known_deviation')\n"
         "            if m:\n"
         "                p = i.get_closest_marker('prop').args[0]\n"
-        "                P.found.setdefault(m.args[0], set()).add((check_id(i), p))\n"
+        "                for a in m.args:\n"
+        "                    P.found.setdefault(a, set()).add((check_id(i), p))\n"
         "pytest.main(['conformance', '--collect-only', '-q', '-p', 'no:cacheprovider'], plugins=[P()])\n"
         "print('FOUND=' + json.dumps({k: sorted(v) for k, v in P.found.items()}))\n")],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
@@ -129,6 +130,40 @@ def test_every_entry_has_exactly_one_dedicated_check_named_in_it():
     for e in ENTRIES:
         # one check (the test function, or one kind of it), at every version it is parametrised over
         assert found[e.id] == [[e.test, e.property]], (e.id, found[e.id])
+
+
+def test_entries_sharing_a_dedicated_check_are_one_root_cause_each_and_never_apply_together():
+    """One request shape with two root causes (a KRaft and a ZooKeeper-mode code path) is two
+    entries sharing the dedicated check: their modes are disjoint, so at most one applies to
+    a broker, and a row is matched by the one of its mode only."""
+    by_check: dict[str, list] = {}
+    for e in ENTRIES:
+        by_check.setdefault(e.test, []).append(e)
+    shared = {t: es for t, es in by_check.items() if len(es) > 1}
+    assert len(shared) >= 2, sorted(shared)       # T1's colliding names and C4's unknown operation
+    for test, es in shared.items():
+        modes = [set(e.modes or ("kraft", "zk")) for e in es]
+        assert all(not (a & b) for i, a in enumerate(modes) for b in modes[i + 1:]), (test, modes)
+        assert len({e.shape.id for e in es}) == 1, test
+        for mode in ("kraft", "zk"):
+            assert len([e for e in es if e.applies("apache-kafka", "3.9.2", mode)]) <= 1
+    unknown_op = [e.id for e in by_check["test_c4_invalid_config_changes_get_kafkas_error_and_change_nothing"
+                                        "[kind=unknown operation]"]]
+    assert kd.avoided_shapes("apache-kafka", "3.9.2", "zk", asked=tuple(unknown_op)) \
+        == kd.avoided_shapes("apache-kafka", "3.9.2", "zk") - {kd.INCREMENTAL_ALTER_CONFIGS_UNKNOWN_OPERATION}
+
+
+def test_every_entry_lists_only_lines_it_says_were_measured():
+    """'releases' are the lines an entry was measured on: each is named in its 'reproduced' or
+    'evidence' text (a line as X.Y, or a release X.Y.Z of it, or a run X.Y-A.B over it)."""
+    for e in ENTRIES:
+        text = e.doc.get("reproduced", "") + " " + e.doc.get("evidence", "")
+        for line in e.releases:
+            major, minor = map(int, line.split("."))
+            spans = [tuple(map(int, m)) for m in re.findall(r"(\d)\.(\d)(?:\.\d)?-(\d)\.(\d)", text)]
+            named = re.search(rf"\b{major}\.{minor}(\.\d+)?\b", text) is not None
+            covered = any((a, b) <= (major, minor) <= (c, d) for a, b, c, d in spans)
+            assert named or covered, (e.id, line)
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnknownMarkWarning")    # the conformance plugin registers them
@@ -404,3 +439,98 @@ def test_every_line_counts_only_kafkas_deviating_answer_as_the_entry_reproduced(
 
     want = kd.entry(entry_id).doc["deviating_answer"]
     assert fk.is_deviation(want, api_key, body) is is_it
+
+
+# -- python -m fixtures.known: variants for other lines, late answers ------------------------
+
+def test_an_entry_variant_replaces_the_request_on_the_lines_it_lists():
+    """UpdateFeatures v0 on 3.x KRaft: the variant's request (metadata.version, the only feature
+    3.x finalizes) is sent there, the entry's own (group.version) on 4.x."""
+    from fixtures import known as fk
+
+    entry = kd.entry("update-features-v0-allow-downgrade-ignored").doc
+    for line in ("3.3", "3.6", "3.9"):
+        on = fk.for_line(entry, line)
+        assert on["request_hex"] == entry["variants"][0]["request_hex"] != entry["request_hex"]
+        _, body = codec.decode_request(bytes.fromhex(on["request_hex"])[4:])
+        assert body["feature_updates"] == [{"feature": "metadata.version", "max_version_level": 1,
+                                            "allow_downgrade": True}]
+    assert fk.for_line(entry, "4.4") is entry and fk.for_line(entry, None) is entry
+    assert set(entry["variants"][0]["releases"]) <= set(entry["releases"])
+
+
+@pytest.mark.parametrize("message,conforms", [
+    ("Invalid metadata.version 1. Unable to set a metadata.version less than 3.3-IV0", True),   # a safe downgrade
+    ("Invalid update version 1 for feature metadata.version. Can't downgrade the version of this feature without "
+     "setting the upgrade type to either safe or unsafe downgrade.", False),                     # Kafka's deviation
+])
+def test_a_conforming_answer_may_name_a_message_fragment(message, conforms):
+    from fixtures import known as fk
+
+    entry = fk.for_line(kd.entry("update-features-v0-allow-downgrade-ignored").doc, "3.9")
+    frame = bytes.fromhex(entry["request_hex"])
+    payload = codec.encode_response(ApiKey.UpdateFeatures, 0, {"throttle_time_ms": 0, "error_code": 0,
+                                                                "error_message": "", "results": [
+        {"feature": "metadata.version", "error_code": 95, "error_message": message}]}, 1)[4:]
+    ok, _ = fk.conforms(entry, frame, payload)
+    assert ok is conforms
+    assert fk.deviates(entry, frame, payload) is (not conforms)
+
+
+def _answering_after(*delays: float | None):
+    """A broker on loopback for ``len(delays)`` connections of one request each: it answers
+    DescribeShareGroupOffsets after each delay in turn (None: never), NONE with start offset -1,
+    as Kafka 4.4 does."""
+    import socket
+    import threading
+    import time
+
+    server = socket.create_server(("127.0.0.1", 0))
+    server.listen(len(delays))
+
+    def answer(conn, delay):
+        with conn:
+            size = int.from_bytes(conn.recv(4), "big")
+            frame = b""
+            while len(frame) < size:
+                frame += conn.recv(size - len(frame))
+            header, _ = codec.decode_request(frame)
+            if delay is None:
+                conn.recv(1)        # until the client gives up
+                return
+            time.sleep(delay)
+            conn.sendall(codec.encode_response(ApiKey.DescribeShareGroupOffsets, header["api_version"], {
+                "throttle_time_ms": 0, "groups": [{"group_id": "kac-known-g", "topics": [
+                    {"topic_name": "kac-known-share", "topic_id": None, "partitions": [
+                        {"partition_index": 2, "start_offset": -1, "leader_epoch": 0, "lag": -1, "error_code": 0,
+                         "error_message": None}]}], "error_code": 0, "error_message": None}]},
+                header["correlation_id"]))
+
+    def serve():
+        for delay in delays:
+            conn, _ = server.accept()
+            threading.Thread(target=answer, args=(conn, delay), daemon=True).start()
+    threading.Thread(target=serve, daemon=True).start()
+    return server
+
+
+@pytest.mark.parametrize("delays,reproduced,says", [
+    ((0.05, 0.1, 0.2), False, "each in time"),
+    ((0.05, 0.9, 0.1), True, "1 late"),              # one late answer of three: Kafka's jitter
+    ((0.05, None, 0.9), False, "no answer"),         # none at all is another behaviour
+])
+def test_an_entry_about_a_late_answer_is_reproduced_by_a_late_answer_only(delays, reproduced, says):
+    """The share-group entry scaled down (in time within 0.3 s, wait 1.5 s, three at once): answers
+    in time conform, a late one is Kafka's deviation, none at all is another behaviour."""
+    from fixtures import known as fk
+
+    doc = kd.entry("describe-share-group-offsets-missing-partition-stalls").doc
+    entry = {**doc, "conforming_answer": {**doc["conforming_answer"], "answer_within_s": 0.3},
+             "deviating_answer": {**doc["deviating_answer"], "answer_after_s": 0.3, "wait_s": 1.5,
+                                  "parallel": len(delays)}}
+    server = _answering_after(*delays)
+    try:
+        ok, what = fk._late(entry, *server.getsockname(), bytes.fromhex(doc["request_hex"]), "")
+    finally:
+        server.close()
+    assert ok is reproduced and says in what, what
