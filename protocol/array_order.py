@@ -64,7 +64,6 @@ ORDERED: dict[tuple[ApiKey, str], str] = {
 IDENTITY: dict[tuple[ApiKey, str], tuple[str, ...]] = {
     (K.Metadata, "topics"): ("name",),
     (K.Metadata, "topics.partitions"): ("partition_index",),
-    (K.DescribeTopicPartitions, "topics.partitions"): ("partition_index",),
     (K.Fetch, "responses"): ("topic", "topic_id"),
     (K.Fetch, "responses.partitions"): ("partition_index",),
     (K.Fetch, "responses.partitions.aborted_transactions"): ("producer_id", "first_offset"),

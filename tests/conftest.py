@@ -19,7 +19,7 @@ from fixtures.targets import make_target
 #: every change, CI runs every tier. A test of a listed module can still say ``slow``.
 #: A module not listed is slow, so a new module never slows the fast tier unnoticed.
 FAST_MODULES = frozenset({
-    "test_acl_rules.py", "test_broker_config.py", "test_catalogue.py", "test_class_archive.py", "test_cluster_model.py",
+    "test_acl_rules.py", "test_array_order.py", "test_broker_config.py", "test_catalogue.py", "test_class_archive.py", "test_cluster_model.py",
     "test_codec.py", "test_config_model.py", "test_console.py", "test_declarations.py", "test_judge.py", "test_k2_emulation.py",
     "test_kafka_clients_schemas.py", "test_layout.py", "test_mutation_score.py",
     "test_outcomes_mean_it.py", "test_p5_provoked.py", "test_public_sources.py",
