@@ -199,6 +199,9 @@ def test_items_match_a_topic_named_by_id_by_its_id_and_find_a_misnamed_result():
     both = {"topics": [{"name": "t", "topic_id": tid}], "timeout_ms": 1}                          # INVALID_REQUEST
     assert judged(6, both, [{"name": "t", "topic_id": str(tid), "error_code": 42}]) is None
     assert judged(6, both, [{"name": "u", "topic_id": str(tid), "error_code": 42}]).startswith("misnamed")
+    neither = {"topics": [{"name": None, "topic_id": None}], "timeout_ms": 1}      # names nothing: INVALID_REQUEST
+    assert judged(6, neither, [{"name": None, "topic_id": None, "error_code": 42}]) is None
+    assert judged(6, neither, [{"name": "t", "topic_id": None, "error_code": 42}]).startswith("no result for")
     plain = {"topic_names": ["a", "b"], "timeout_ms": 1}
     assert judged(4, plain, [{"name": "b", "error_code": 3}, {"name": "a", "error_code": 0}]) is None
     assert "repeats" in judged(4, plain, [{"name": "a", "error_code": 3}, {"name": "a", "error_code": 0},
