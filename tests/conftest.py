@@ -41,6 +41,7 @@ FAST_MODULES = frozenset({
 #: run and ended it alone; in this order the three workers ended within 57 s of each other.
 #: A module left out only runs later; a stale order costs minutes, never a result.
 LONGEST_FIRST = ("test_proxy.py", "test_kafka_target.py", "test_shared_cluster.py", "test_conformance_run.py",
+                 "test_shuffle_proxy.py",       # 220 s alone on a loaded two-CPU machine (2026-12-02)
                  "test_client_quotas_can_fail.py", "test_reports_cluster.py", "test_scram_can_fail.py",
                  "test_repro.py", "test_package.py", "test_configs_can_fail.py", "test_reassignments_can_fail.py",
                  "test_share_groups_can_fail.py", "test_stateful_can_fail.py", "test_acls_can_fail.py",
