@@ -134,12 +134,12 @@ def arrays(api_key: int) -> dict[str, object]:
 
 def ordered(api_key: int, path: str) -> bool:
     """Whether Kafka defines the order of the array at ``path`` of the API's answer."""
-    return (ApiKey(api_key), path) in ORDERED
+    return (api_key, path) in ORDERED           # an int or an ApiKey: an overlay API (K2) has no ApiKey
 
 
 def _declared(api_key: int) -> dict[str, tuple[str, ...]]:
     """The identities the API's item declaration gives (``topics[name].partitions[partition_index]``)."""
-    spec = DECLARATIONS.get(ApiKey(api_key))
+    spec = DECLARATIONS.get(api_key)
     out: dict[str, tuple[str, ...]] = {}
     for union in (spec.answer_paths if spec else ()):
         for levels in union:
@@ -162,7 +162,7 @@ def identity(api_key: int, path: str) -> tuple[str, ...] | None:
         raise KeyError(f"{APIS[api_key].name}Response has no array {path!r}")
     if not f.is_struct_array():
         return ()
-    hit = IDENTITY.get((ApiKey(api_key), path)) or _declared(api_key).get(path)
+    hit = IDENTITY.get((api_key, path)) or _declared(api_key).get(path)
     if hit:
         return hit
     keys = tuple(n for n, g in f.fields.items() if g._json.get("mapKey"))

@@ -219,3 +219,14 @@ def test_a_comparison_recorded_before_keyed_ones_keeps_its_meaning():
     a = {0: runtime.Answer("ok", {"v": [1, 2]}), 1: runtime.Answer("ok", {"v": [2, 1]})}
     assert runtime.judge(e, a) is not None
     assert runtime.judge({**e, "path": ["v", "*"], "other": {"step": 0, "path": ["v", "*"]}, "sort": True}, a) is None
+
+
+def test_an_overlay_api_without_an_api_key_has_its_arrays_too():
+    """A never-released API the codec speaks by an overlay (K2's DeletePartitions, key 10000:
+    no ``ApiKey``) is judged and shuffled like the others: its arrays have no order."""
+    from reference import partition_deletion
+
+    api = partition_deletion.register()
+    arrays = array_order.judge_arrays(api.key)
+    assert arrays and all(spec != "#" for spec in arrays.values())
+    assert not array_order.ordered(api.key, next(iter(arrays)))
