@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from protocol import Errors
 from protocol.requests import AclOperation, AclPatternType, AclPermission, AclResourceType
-from reference.acl_rules import Acl, matching, refusal, unrepresentable
+from reference.acl_rules import Acl, matching, refusal
 from strategies.acls import BASE, PRINCIPAL
 
 
@@ -48,11 +48,10 @@ class AclModel:
 
     def create(self, batch: list[Acl]) -> list[int]:
         """The code of each creation (INVALID_REQUEST for a refused one, alone; NONE for the
-        others, a binding held already too); the valid ones are held afterwards. A batch
-        with a binding Kafka cannot represent fails whole: UNKNOWN_SERVER_ERROR for each
-        creation, nothing held."""
-        if any(unrepresentable(b) for b in batch):
-            return [Errors.UNKNOWN_SERVER_ERROR] * len(batch)
+        others, a binding held already too); the valid ones are held afterwards. A binding
+        with ANY or MATCH is refused alone as well (``validateNewAcl``: Kafka's intent;
+        released Kafka fails its whole request, the known deviation
+        ``create-acls-any-or-match-binding-fails-the-whole-request``)."""
         codes = []
         for b in batch:
             if refusal(b) is None:

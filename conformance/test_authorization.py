@@ -207,7 +207,7 @@ def test_a2_authorization_errors_do_not_reveal_whether_a_topic_exists(check, api
                 _expect_codes(check, api_key, version, names)
             if len(sent) == 2:
                 for role in ROLES:
-                    check.expect_same(code_path(api_key, names[role]), sent[0], sort=True,
+                    check.expect_same(code_path(api_key, names[role]), sent[0],
                                       says=f"{role}: the real request answers what validate_only answered")
             if api_key == ApiKey.Metadata:
                 _every_topic_lists_only_describable(check, restricted, version, names)

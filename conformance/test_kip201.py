@@ -111,7 +111,7 @@ def test_k1_validate_only_delete_changes_nothing_and_answers_as_the_real_delete(
             delete(True)
             dry = len(check.steps) - 1
             admin.offset(name, 0, OffsetSpec.EARLIEST)
-            check.expect_same(["topics", "partitions", "offset"], before, sort=False,
+            check.expect_same(["topics", "partitions", "offset"], before,
                               says=f"validate_only DeleteRecords v{version} left the log start offset where "
                                    "it was")
             delete(False)

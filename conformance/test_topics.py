@@ -33,7 +33,7 @@ from strategies import domain
 from .parametrize import every_version
 from .batch_model import World, asked, create_partitions_items, expect_entry, set_up, settle
 from reference import topic_names
-from reference.modes import CREATE_TOPICS_CHECKS, CREATE_TOPICS_COLLIDING_IN_REQUEST_ORDER, first_failed
+from reference.modes import CREATE_TOPICS_CHECKS, first_failed
 from reference.release_lines import CLUSTER_METADATA_CREATE_ERROR, SEGMENT_BYTES_MIN
 from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from reference.topic_config import CONFIGS
@@ -212,16 +212,16 @@ def test_t1_a_name_colliding_with_an_existing_topic_by_dot_or_underscore_answers
 @pytest.mark.parametrize("api_key,version", CREATE_TOPICS_VERSIONS)
 def test_t1_a_name_colliding_with_an_earlier_name_of_the_same_request_answers_invalid_topic_exception(
         check, api_key, version):
-    """Two names of one request equal up to '.'/'_' (one swapped character): the first is
-    created (NONE) and the second is refused as a request of its own after the first would
-    be: INVALID_TOPIC_EXCEPTION (17), and it is not created; validate_only answers alike.
-    Kafka forbids colliding names so that two topics never share metric names
-    (KAFKA-13743; ZooKeeper mode creates each topic before validating the next); released
+    """Two names of one request equal up to '.'/'_' (one swapped character): exactly one
+    of the pair is created (NONE) and the other refused, INVALID_TOPIC_EXCEPTION (17), and
+    only the created one exists afterwards; validate_only answers alike and creates
+    neither. Which of the two is created Kafka does not define, so either is the conforming
+    answer, in KRaft as in ZooKeeper mode (reference/topic_names.py
+    COLLIDING_PAIR_IN_ONE_REQUEST: ZooKeeper mode follows its map's order). Kafka forbids
+    colliding names so that two topics never share metric names (KAFKA-13743); released
     KRaft Kafka checks only the topics that existed before the request and creates both,
     a reviewed known deviation. This check asks that shape at every version on every
-    broker, every run (S1 leaves it out where the entry names the broker). In ZooKeeper mode
-    the broker's map order, not the request's, decides which of the pair is created
-    (reference/modes.py CREATE_TOPICS_COLLIDING_IN_REQUEST_ORDER): exactly one is."""
+    broker, every run (S1 never draws it: its model cannot know which name is created)."""
     ctx = asked(check, api_key, version)
     shape = st.tuples(st.text("abc", max_size=3), st.sampled_from("._"), st.text("abc", max_size=3),
                       st.booleans() if schema_facts.has_field(api_key, version, "validate_only") else st.just(False))
@@ -232,35 +232,25 @@ def test_t1_a_name_colliding_with_an_earlier_name_of_the_same_request_answers_in
         second = first[:len(first) - len(tail) - 1] + ("_" if char == "." else ".") + tail
         body = requests.create_topics(version, [_entry(first), _entry(second)], validate_only=validate_only)
         ctx.client.answered(ApiKey.CreateTopics, version, body)
-        if not CREATE_TOPICS_COLLIDING_IN_REQUEST_ORDER.now():
-            _either_of_the_pair(ctx, api_key, first, second, validate_only)
-            return
-        why = f"collides with {first!r} earlier in the same request ('.' vs '_')"
-        expect_entry(check, api_key, first, [Errors.NONE], count=1, says=f"{first!r}: NONE (the first of the pair)")
-        expect_entry(check, api_key, second, [Errors.INVALID_TOPIC_EXCEPTION], count=1,
-                     says=f"{second!r}{' (validate_only)' if validate_only else ''}: 17 INVALID_TOPIC_EXCEPTION "
-                          f"({why})")
-        if not validate_only:
-            expect_present(ctx, {first: 1})
-        expect_absent(ctx, [second] if not validate_only else [first, second])
+        _either_of_the_pair(ctx, api_key, first, second, validate_only)
 
     check.given(shape, refused)
 
 
 def _either_of_the_pair(ctx, api_key: int, first: str, second: str, validate_only: bool) -> None:
-    """ZooKeeper mode (reference/modes.py CREATE_TOPICS_COLLIDING_IN_REQUEST_ORDER): one name of
-    the pair answers NONE and the other 17 INVALID_TOPIC_EXCEPTION, whichever the broker's map
-    reached first; exactly that one exists afterwards (neither with validate_only)."""
+    """One name of the pair answers NONE and the other 17 INVALID_TOPIC_EXCEPTION, either
+    way round (topic_names.COLLIDING_PAIR_IN_ONE_REQUEST); exactly the one created exists
+    afterwards (neither with validate_only)."""
     check = ctx.admin.check
     spec = apis.spec(api_key)
     pair = f"{first!r} / {second!r}"
     for name in (first, second):
         expect_entry(check, api_key, name, [Errors.NONE, Errors.INVALID_TOPIC_EXCEPTION], count=1,
-                     says=f"{name!r}: NONE or 17 (ZooKeeper mode: one name of a colliding pair is created)")
+                     says=f"{name!r}: NONE or 17 (either name of a colliding pair may be the one created)")
     for code in (Errors.NONE, Errors.INVALID_TOPIC_EXCEPTION):
         check.expect_field([spec.results, {"error_code": code}, "error_code"], count=1,
-                           says=f"{pair}: exactly one answers {int(code)} {code.name} (ZooKeeper mode: the one "
-                                "created first keeps the other out, in the broker's order)")
+                           says=f"{pair}{' (validate_only)' if validate_only else ''}: exactly one answers "
+                                f"{int(code)} {code.name} (the one created keeps the other out, whichever it is)")
     if validate_only:
         expect_absent(ctx, [first, second])
         return

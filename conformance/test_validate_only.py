@@ -100,7 +100,7 @@ def _expect_unchanged(check, names, before, at_before, at_after, describes, what
     for i in range(1, describes + 1):
         check.expect_same(["results", "error_code"], at_before + i, step=at_after + i,
                           says=f"{what}DescribeConfigs answers the code it answered before the request")
-        check.expect_same(["results", "configs"], at_before + i, step=at_after + i, sort=True,
+        check.expect_same(["results", "configs"], at_before + i, step=at_after + i,
                           says=f"{what}DescribeConfigs shows the configs it showed before the request")
 
 
@@ -111,7 +111,7 @@ def _expect_same_verdicts(check, api_key, mine, theirs, their_step, items, what,
     s = spec(api_key)
     for a, b, it in zip(mine, theirs, items):
         check.expect_same([s.results, {s.item: a}, "error_code"], their_step, [s.results, {s.item: b}, "error_code"],
-                          sort=True, says=f"{describe_item(it)}: {a!r} gets the error codes {b!r} gets ({what} "
+                          says=f"{describe_item(it)}: {a!r} gets the error codes {b!r} gets ({what} "
                                           "answer alike)")
         for f in fields:
             check.expect_same([s.results, {s.item: a, "error_code": Errors.NONE}, f], their_step,

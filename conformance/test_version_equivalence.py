@@ -480,27 +480,39 @@ def _expect_equivalent(check, api_key: int, old_v: int, old: dict, new: dict) ->
                                   says=f"{_describe(k)} partition {part}: the same low watermark")
             continue
         check.expect_same([s.results, {s.item: a}, "error_code"], new["request"], [s.results, {s.item: b}, "error_code"],
-                          step=old["request"], sort=True, equivalent=pairs,
+                          step=old["request"], equivalent=pairs,
                           says=f"{_describe(k)}: the same error code at v{old_v} as at the newest"
                                + (" (or the one Kafka answers at the older version)" if pairs else ""))
         if api_key == ApiKey.DescribeConfigs:
             for f in ("name", "value"):
                 check.expect_same([s.results, {s.item: a}, "configs", f], new["request"],
-                                  [s.results, {s.item: b}, "configs", f], step=old["request"], sort=True,
+                                  [s.results, {s.item: b}, "configs", f], step=old["request"],
                                   says=f"{_describe(k)}: the same config {f}s at v{old_v} as at the newest")
     # the end state: the last Metadata look, each DescribeConfigs and ListOffsets in order
     for o, n in zip(_observations(old, ApiKey.Metadata, True), _observations(new, ApiKey.Metadata, True)):
         for k in keys:
             a, b = old["names"].by_key[k], new["names"].by_key[k]
             check.expect_same(["topics", {"name": a}, "partitions", "partition_index"], n,
-                              ["topics", {"name": b}, "partitions", "partition_index"], step=o, sort=True,
+                              ["topics", {"name": b}, "partitions", "partition_index"], step=o,
                               says=f"{_describe(k)}: afterwards the same partitions (or absence) on both sides")
+    # each side's observation asks of its own topic: compared under the two names, configs by
+    # name and partitions by index (Kafka lists either in no order)
     for o, n in zip(_observations(old, ApiKey.DescribeConfigs, False), _observations(new, ApiKey.DescribeConfigs, False)):
-        check.expect_same(["results", "configs", "value"], n, step=o, sort=True,
+        check.expect_same(["results", {"resource_name": _asked(check, o)}, "configs", "value"], n,
+                          ["results", {"resource_name": _asked(check, n)}, "configs", "value"], step=o,
                           says="afterwards DescribeConfigs shows the same values on both sides")
     for o, n in zip(_observations(old, ApiKey.ListOffsets, False), _observations(new, ApiKey.ListOffsets, False)):
-        check.expect_same(["topics", "partitions", "offset"], n, step=o,
+        check.expect_same(["topics", {"name": _asked(check, o)}, "partitions", "offset"], n,
+                          ["topics", {"name": _asked(check, n)}, "partitions", "offset"], step=o,
                           says="afterwards the same log start offset on both sides")
+
+
+def _asked(check, at: int) -> str | None:
+    """The one topic (or config resource) the end-state observation at step ``at`` asks of
+    (a DescribeConfigs or ListOffsets of one side's topic)."""
+    request = check.steps[at]["request"] or {}
+    entries = request.get("resources") or request.get("topics") or [{}]
+    return entries[0].get("resource_name", entries[0].get("name"))
 
 
 def _barrier(admin, api):

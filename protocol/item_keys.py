@@ -9,7 +9,7 @@ directly (catalogue P2: one result per requested item, and no other).
 """
 from __future__ import annotations
 
-from .apis import DECLARATIONS, FLAT, POSITION, ApiKey, Level
+from .apis import DECLARATIONS, FLAT, POSITION, ZERO_UUID, ApiKey, Level
 from .schema_facts import REQUEST, RESPONSE, defines, has_field
 
 
@@ -23,12 +23,29 @@ def _freeze(value):
     return value
 
 
+#: The mark of a key part naming an item by alternatives (``topics[name|topic_id]``).
+ALTERNATIVES = "|"
+
+
 def _key(level: Level, entry) -> tuple:
     if level.plain:
         return (_freeze(entry),)
     if level.fallback:
-        return (next((_freeze(entry.get(f)) for f in level.key if entry.get(f) is not None), None),)
+        return (alternatives(level.key, entry),)
     return tuple(_freeze(entry.get(f)) for f in level.key)
+
+
+def alternatives(fields: tuple[str, ...], entry: dict) -> tuple:
+    """What names an entry that may be named by any of ``fields`` (a DeleteTopics v6 or
+    Metadata v10+ topic: by its name, by its topic id, or, in an answer, by both):
+    ``("|", (field, value), ...)`` of the fields it carries (not null, not the zero topic
+    id). A request's entry and an answer's name the same item when they share one pair:
+    a topic deleted by id is matched by its id whatever name its result carries (KIP-516;
+    ``ControllerApis.deleteTopics`` answers an unknown id with a null name, a known one
+    with its name), and a result matched so whose name is wrong is a misnamed result, not
+    a missing one (the judge's ``items``)."""
+    return (ALTERNATIVES,) + tuple((f, _freeze(entry.get(f))) for f in fields
+                                   if entry.get(f) is not None and entry.get(f) != ZERO_UUID)
 
 
 def _walk(levels: tuple[Level, ...], value, prefix: tuple = ()) -> list[tuple] | None:
@@ -110,4 +127,4 @@ def answer_levels(api_key: int, version: int) -> list[list[dict]] | None:
             for levels in union]
 
 
-__all__ = ["answer_levels", "answered", "positional", "requested"]
+__all__ = ["ALTERNATIVES", "alternatives", "answer_levels", "answered", "positional", "requested"]

@@ -23,14 +23,18 @@ Sources (apache/kafka):
   resource type, a pattern type other than LITERAL or PREFIXED, an UNKNOWN or ANY
   operation, a permission other than ALLOW or DENY, an empty name);
 * ``core/src/main/scala/kafka/server/AclApis.scala`` ``handleCreateAcls``: a CLUSTER
-  resource not named ``kafka-cluster`` is refused one by one (INVALID_REQUEST); but first
-  it turns every creation into an ``AclBinding`` (``CreateAclsRequest.aclBinding``), and
-  ``ResourcePattern``'s constructor refuses an ANY resource type and an ANY or MATCH
-  pattern type, ``AccessControlEntry``'s an ANY operation and an ANY permission, with
-  IllegalArgumentException: one such creation fails the whole request, each creation
-  answering UNKNOWN_SERVER_ERROR (the error path answers
-  ``CreateAclsRequest.getErrorResponse``), and nothing of it is created. validateNewAcl's
-  own ANY and MATCH branches are never reached from the wire;
+  resource not named ``kafka-cluster`` is refused one by one (INVALID_REQUEST), as is an
+  empty name. A binding with an ANY resource type, an ANY or MATCH pattern type, an ANY
+  operation or an ANY permission is refused one by one too, with INVALID_REQUEST: that is
+  what ``validateNewAcl`` says of each (its ANY and MATCH branches), and what the
+  expectation follows. Released Kafka never reaches those branches: ``handleCreateAcls``
+  first turns every creation into an ``AclBinding`` (``CreateAclsRequest.aclBinding``),
+  ``ResourcePattern``'s and ``AccessControlEntry``'s constructors throw
+  IllegalArgumentException for those values, and the error path answers
+  ``CreateAclsRequest.getErrorResponse``: UNKNOWN_SERVER_ERROR for every creation, nothing
+  created. That is a Kafka bug, the known deviation
+  ``create-acls-any-or-match-binding-fails-the-whole-request`` (:func:`unrepresentable`
+  names such a binding);
 * ``metadata/src/main/java/org/apache/kafka/metadata/authorizer/StandardAuthorizerData.java``
   ``acls(AclBindingFilter)``: DescribeAcls lists every binding the filter matches.
 """
@@ -95,10 +99,12 @@ def matching(f: Acl, bindings) -> set[Acl]:
 
 
 def unrepresentable(b: Acl) -> str | None:
-    """Why Kafka cannot hold the creation as an AclBinding at all (the whole CreateAcls
-    request then fails, UNKNOWN_SERVER_ERROR for each creation), or None
+    """Why released Kafka cannot make the creation an AclBinding at all, or None
     (``ResourcePattern`` and ``AccessControlEntry`` constructors, via
-    ``CreateAclsRequest.aclBinding`` in ``AclApis.handleCreateAcls``)."""
+    ``CreateAclsRequest.aclBinding`` in ``AclApis.handleCreateAcls``): such a binding is
+    refused alone, INVALID_REQUEST (:func:`refusal`: ``validateNewAcl``), where released
+    Kafka fails the whole request with UNKNOWN_SERVER_ERROR for each creation (the known
+    deviation ``create-acls-any-or-match-binding-fails-the-whole-request``)."""
     if b.resource_type == AclResourceType.ANY:
         return "resourceType must not be ANY"
     if b.pattern_type in (AclPatternType.ANY, AclPatternType.MATCH):
@@ -112,8 +118,8 @@ def unrepresentable(b: Acl) -> str | None:
 
 def refusal(b: Acl) -> str | None:
     """Why CreateAcls refuses the binding on its own (INVALID_REQUEST), or None when it
-    creates it (AclApis.handleCreateAcls, AclControlManager.validateNewAcl). A binding
-    that is :func:`unrepresentable` fails its whole request before this is asked."""
+    creates it (AclApis.handleCreateAcls, AclControlManager.validateNewAcl), an
+    :func:`unrepresentable` binding included."""
     if b.resource_type == AclResourceType.CLUSTER and b.name != CLUSTER_NAME:
         return f"the only valid name for the CLUSTER resource is {CLUSTER_NAME}"
     if not b.name:

@@ -190,6 +190,20 @@ def _max_timestamp(body: dict) -> bool:
                for p in t.get("partitions") or [])
 
 
+#: CreateAcls with a binding of an ANY resource type, pattern type, operation or permission,
+#: or a MATCH pattern type: Kafka fails the whole request (entry
+#: ``create-acls-any-or-match-binding-fails-the-whole-request``).
+CREATE_ACLS_ANY_OR_MATCH = "create-acls-any-or-match-binding"
+
+
+def _an_any_or_match_binding(body: dict) -> bool:
+    """A creation no AclBinding can hold (reference/acl_rules.py ``unrepresentable``: the
+    wire's ANY code 1 of ResourceType, PatternType, AclOperation, AclPermissionType, and
+    PatternType MATCH 2; a version without pattern types sends LITERAL)."""
+    return any(c.get("resource_type") == 1 or c.get("resource_pattern_type") in (1, 2) or c.get("operation") == 1
+               or c.get("permission_type") == 1 for c in body.get("creations") or [] if isinstance(c, dict))
+
+
 #: Shapes of races between requests (their entries' ``race``): a request never has them.
 RACES = frozenset({CONCURRENT_TOPIC_CONFIG_WRITERS, CONCURRENT_QUOTA_WRITERS})
 
@@ -221,6 +235,9 @@ SHAPES: dict[str, Shape] = {s.id: s for s in (
           _a_race),
     Shape(LIST_OFFSETS_MAX_TIMESTAMP, ApiKey.ListOffsets,
           "a ListOffsets request asking a partition's MAX_TIMESTAMP (-3)", _max_timestamp),
+    Shape(CREATE_ACLS_ANY_OR_MATCH, ApiKey.CreateAcls,
+          "a CreateAcls request with a binding of an ANY resource type, pattern type, operation or permission, "
+          "or a MATCH pattern type", _an_any_or_match_binding),
     Shape(SCRAM_DELETION_BESIDE_AN_UPSERTION, ApiKey.AlterUserScramCredentials,
           "an AlterUserScramCredentials request deleting one user's credential of a mechanism and upserting "
           "another user's of the same mechanism", last_holder_deleted_beside_an_upsertion),

@@ -189,20 +189,6 @@ OFFSETS_V0_SERVED = by_mode(
     f"{KAFKA_APIS} commitOffsetsToZookeeper (zkClient.setOrCreateConsumerOffset) and handleOffsetFetchRequest "
     "(zkClient.getConsumerOffset), 3.x")
 
-#: Of two names of one CreateTopics that collide by '.'/'_', which is created: the first in the
-#: request (KRaft's intent, the known deviation ``create-topics-colliding-names-in-one-request-
-#: both-created`` aside: a name is checked as if sent after the earlier ones), or, in ZooKeeper
-#: mode, whichever ``ZkAdminManager.createTopics`` reaches first: ``KafkaApis`` puts the request's
-#: topics in a ``mutable.Map`` (``toCreate``), whose order is its hash order, and each topic is
-#: created before the next is validated, so exactly one of the pair is created and the other
-#: answers INVALID_TOPIC_EXCEPTION "collides with existing topics". Measured: kafka:3.3.2 and
-#: 3.4.1 in ZooKeeper mode refused the first of the pair in most of T1's examples.
-CREATE_TOPICS_COLLIDING_IN_REQUEST_ORDER = by_mode(
-    "of two colliding names in one CreateTopics, the later one is refused", True, False,
-    f"{RCM} validateNewTopicNames (KAFKA-13743: a name colliding with a topic is refused)",
-    f"{KAFKA_APIS} handleCreateTopicsRequest (toCreate = mutable.Map[String, CreatableTopic]) and {ZK_ADMIN} "
-    "createTopics (toCreate.values.map: validateTopicCreate, then create, topic by topic)")
-
 #: AlterUserScramCredentials naming one user twice: KRaft's ScramControlManager.alterCredentials
 #: keys the request by user, so any second entry of the user answers DUPLICATE_RESOURCE; a
 #: ZooKeeper-mode broker (ZkAdminManager.alterUserScramCredentials) refuses only a (user,
@@ -219,7 +205,7 @@ SCRAM_DUPLICATE_PER_MECHANISM = by_mode(
 RULES = (CREATE_TOPICS_REPEATED, DELETE_TOPICS_REPEATED, DELETE_TOPICS_NAME_AND_ID, DELETE_TOPICS_EXPLAINED, CREATE_TOPICS_CHECKS,
          TOPIC_CONFIG_CHECKS, DELETING_TOPIC_ANSWERS, CREATE_TOPICS_ALTER_CONFIG_POLICY,
          DELETE_TOPICS_DESCRIBABLE_MISSING, QUOTA_DUPLICATE_KEY_REFUSED,
-         OFFSETS_V0_SERVED, SCRAM_DUPLICATE_PER_MECHANISM, CREATE_TOPICS_COLLIDING_IN_REQUEST_ORDER)
+         OFFSETS_V0_SERVED, SCRAM_DUPLICATE_PER_MECHANISM)
 
 
 def first_failed(order: tuple[str, ...], failing: dict[str, object]) -> object | None:

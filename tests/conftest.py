@@ -19,7 +19,7 @@ from fixtures.targets import make_target
 #: every change, CI runs every tier. A test of a listed module can still say ``slow``.
 #: A module not listed is slow, so a new module never slows the fast tier unnoticed.
 FAST_MODULES = frozenset({
-    "test_acl_rules.py", "test_broker_config.py", "test_catalogue.py", "test_class_archive.py", "test_cluster_model.py",
+    "test_acl_rules.py", "test_array_order.py", "test_broker_config.py", "test_catalogue.py", "test_class_archive.py", "test_cluster_model.py",
     "test_codec.py", "test_config_model.py", "test_console.py", "test_declarations.py", "test_judge.py", "test_k2_emulation.py",
     "test_kafka_clients_schemas.py", "test_layout.py", "test_mutation_score.py",
     "test_outcomes_mean_it.py", "test_unsupported_evidence.py", "test_p5_provoked.py", "test_public_sources.py",
@@ -42,6 +42,7 @@ FAST_MODULES = frozenset({
 #: run and ended it alone; in this order the three workers ended within 57 s of each other.
 #: A module left out only runs later; a stale order costs minutes, never a result.
 LONGEST_FIRST = ("test_proxy.py", "test_kafka_target.py", "test_shared_cluster.py", "test_conformance_run.py",
+                 "test_shuffle_proxy.py",       # 220 s alone on a loaded two-CPU machine (2026-12-02)
                  "test_client_quotas_can_fail.py", "test_reports_cluster.py", "test_scram_can_fail.py",
                  "test_repro.py", "test_package.py", "test_configs_can_fail.py", "test_reassignments_can_fail.py",
                  "test_share_groups_can_fail.py", "test_stateful_can_fail.py", "test_acls_can_fail.py",

@@ -77,6 +77,10 @@ def test_the_model_holds_a_binding_once_and_deletes_what_a_filter_matches():
     a, b = pattern(Rt.TOPIC, "Name", PREFIXED), pattern(Rt.TOPIC, "Name-x", LITERAL)
     assert m.create([a, a, b, a._replace(operation=99)]) == [Errors.NONE] * 3 + [Errors.INVALID_REQUEST]
     assert m.held == {a, b}
-    assert m.create([b, a._replace(pattern_type=MATCH)]) == [Errors.UNKNOWN_SERVER_ERROR] * 2
+    # ANY and MATCH: refused alone, as validateNewAcl means (released Kafka fails the whole
+    # request: the known deviation create-acls-any-or-match-binding-fails-the-whole-request)
+    other = AclModel()
+    assert other.create([b, a._replace(pattern_type=MATCH)]) == [Errors.NONE, Errors.INVALID_REQUEST]
+    assert other.held == {b}
     assert m.delete(pattern(Rt.ANY, "Name-x-y", MATCH)._replace(operation=Op.ANY)) == {a}
     assert m.held == {b}

@@ -14,6 +14,9 @@ from faults.mutants.acls import OVER
 from tests.family_matrix import Family
 
 PROPS = ("L1", "L2", "L3", "L4", "L5")
-FAMILY = Family("acls", "conformance/test_acls.py", over=OVER)
+#: L4's dedicated check of create-acls-any-or-match-binding-fails-the-whole-request fails on
+#: Kafka by design (its rows are the known deviation's, not the baseline's to pass)
+FAMILY = Family("acls", "conformance/test_acls.py", over=OVER,
+                leave_out="test_l4_a_binding_with_any_or_match_is_refused_alone")
 
 globals().update(FAMILY.tests(PROPS))

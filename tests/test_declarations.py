@@ -10,7 +10,7 @@ from kafka.protocol.schemas import load_json
 from conformance import parametrize
 from fixtures import scope
 from protocol import apis, codec, schema_facts
-from protocol.apis import ADMIN, DATA, SETUP, ApiKey, ApiSpec, MessageSchemas
+from protocol.apis import ADMIN, DATA, SETUP, ZERO_UUID, ApiKey, ApiSpec, MessageSchemas
 from reference import error_codes
 
 
@@ -116,8 +116,12 @@ def test_what_is_not_declared_says_why_and_is_not_declared_too():
 def test_item_keys_match_a_request_to_its_answer():
     from protocol import item_keys
     ids = [__import__("uuid").uuid4()]
+    by = item_keys.ALTERNATIVES
     assert item_keys.requested(ApiKey.DeleteTopics, 6, {"topics": [{"name": None, "topic_id": ids[0]},
-                                                                   {"name": "a", "topic_id": None}]}) == [(ids[0],), ("a",)]
+                                                                   {"name": "a", "topic_id": ZERO_UUID}]}) == \
+        [((by, ("topic_id", ids[0])),), ((by, ("name", "a")),)]       # by id, by name (the zero id names nothing)
+    assert item_keys.answered(ApiKey.DeleteTopics, 6, {"responses": [{"name": "t", "topic_id": ids[0]}]}) == \
+        [((by, ("name", "t"), ("topic_id", ids[0])),)]                # an answer may name it both ways
     assert item_keys.requested(ApiKey.DeleteTopics, 3, {"topic_names": ["a", "b"]}) == [("a",), ("b",)]
     configs = {"resources": [{"resource_type": 2, "resource_name": "t", "configuration_keys": None}]}
     assert item_keys.requested(ApiKey.DescribeConfigs, 4, configs) == [(2, "t")]

@@ -169,6 +169,45 @@ def test_items_compares_struct_keys_whatever_order_kafka_lists_them_in():
     assert runtime.judge(e, {0: runtime.Answer("ok", body)}) is None
 
 
+def test_items_match_a_topic_named_by_id_by_its_id_and_find_a_misnamed_result():
+    """DeleteTopics v6 (and Metadata v10+) name a topic by name or by id: a result shares one
+    of them with the requested item (KIP-516; ControllerApis.deleteTopics answers an unknown id
+    with a null name, a known one with its name and id, a name with its id too). A by-id
+    result carrying the empty name, no topic's, is misnamed, not missing; v0-v5's plain names
+    match results by name."""
+    import uuid
+
+    from fixtures import jsonable
+    from protocol import ApiKey, item_keys
+
+    tid, other = uuid.UUID(int=5), uuid.UUID(int=6)
+
+    def judged(version, request, results):
+        want = item_keys.requested(ApiKey.DeleteTopics, version, request)
+        e = {"step": 0, "kind": "items", "paths": item_keys.answer_levels(ApiKey.DeleteTopics, version),
+             "want": jsonable.dump(list(dict.fromkeys(want)))}
+        return runtime.judge(e, {0: runtime.Answer("ok", {"throttle_time_ms": 0, "responses": results})})
+
+    by_id = {"topics": [{"name": None, "topic_id": tid}], "timeout_ms": 1}
+    by_name = {"topics": [{"name": "t", "topic_id": None}], "timeout_ms": 1}
+    assert judged(6, by_id, [{"name": None, "topic_id": str(tid), "error_code": 100}]) is None     # unknown id
+    assert judged(6, by_id, [{"name": "t", "topic_id": str(tid), "error_code": 0}]) is None        # deleted: named
+    assert judged(6, by_name, [{"name": "t", "topic_id": str(other), "error_code": 0}]) is None   # a name, its id
+    why = judged(6, by_id, [{"name": "", "topic_id": str(tid), "error_code": 100}])
+    assert why.startswith("misnamed: the result for requested") and 'name ""' in why, why
+    assert judged(6, by_id, [{"name": "t", "topic_id": str(other), "error_code": 0}]).startswith("no result for")
+    both = {"topics": [{"name": "t", "topic_id": tid}], "timeout_ms": 1}                          # INVALID_REQUEST
+    assert judged(6, both, [{"name": "t", "topic_id": str(tid), "error_code": 42}]) is None
+    assert judged(6, both, [{"name": "u", "topic_id": str(tid), "error_code": 42}]).startswith("misnamed")
+    neither = {"topics": [{"name": None, "topic_id": None}], "timeout_ms": 1}      # names nothing: INVALID_REQUEST
+    assert judged(6, neither, [{"name": None, "topic_id": None, "error_code": 42}]) is None
+    assert judged(6, neither, [{"name": "t", "topic_id": None, "error_code": 42}]).startswith("no result for")
+    plain = {"topic_names": ["a", "b"], "timeout_ms": 1}
+    assert judged(4, plain, [{"name": "b", "error_code": 3}, {"name": "a", "error_code": 0}]) is None
+    assert "repeats" in judged(4, plain, [{"name": "a", "error_code": 3}, {"name": "a", "error_code": 0},
+                                          {"name": "b", "error_code": 0}])
+
+
 def test_a_number_in_a_path_takes_the_entry_at_that_place():
     body = {"results": [{"error_code": 0}, {"error_code": 42, "error_message": "bad"}]}
     assert runtime.select(body, ["results", 1, "error_code"]) == [42]

@@ -124,6 +124,46 @@ def _dedicated() -> dict[str, list]:
     return json.loads(line[len("FOUND="):])
 
 
+_CODES = st.integers(0, 6)
+_CREATIONS = st.lists(st.fixed_dictionaries({
+    "resource_type": _CODES, "resource_name": st.sampled_from(["t", "kac-1-x"]), "resource_pattern_type": _CODES,
+    "principal": st.just("User:u"), "host": st.just("*"), "operation": _CODES, "permission_type": _CODES}),
+    min_size=1, max_size=3).map(lambda cs: {"creations": cs})
+
+
+@settings(max_examples=300, deadline=None)
+@given(_CREATIONS)
+def test_the_any_or_match_acl_shape_and_its_regex_agree(body):
+    """A creation with an ANY code (1) or the MATCH pattern type (2): the binding released
+    Kafka cannot make (reference/acl_rules.py unrepresentable), in the predicate and the regex."""
+    from reference.acl_rules import Acl, unrepresentable
+
+    entry = kd.entry("create-acls-any-or-match-binding-fails-the-whole-request")
+    by_regex = bool(re.search(entry.doc["request_regex"], json.dumps(body, sort_keys=True)))
+    assert entry.shape.of(ApiKey.CreateAcls, body) == by_regex
+    acls = [Acl(c["resource_type"], c["resource_name"], c["resource_pattern_type"], c["principal"], c["host"],
+                c["operation"], c["permission_type"]) for c in body["creations"]]
+    assert by_regex == any(unrepresentable(a) for a in acls)
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnknownMarkWarning")    # the conformance plugin registers them
+def test_l5_leaves_any_and_match_bindings_to_l4s_dedicated_check_where_the_entry_applies():
+    from types import SimpleNamespace
+
+    from conformance.test_acls import STATEFUL_KINDS, WHOLE_KINDS, _stateful_first, _stateful_kinds
+
+    shape = kd.CREATE_ACLS_ANY_OR_MATCH
+    assert shape in kd.avoided_shapes("apache-kafka", "4.4.0") and shape not in kd.avoided_shapes("tansu", "0.6.0")
+    assert _stateful_kinds(SimpleNamespace(avoided_shapes=frozenset())) == STATEFUL_KINDS
+    kinds = _stateful_kinds(SimpleNamespace(avoided_shapes=frozenset({shape})))
+    assert WHOLE_KINDS and not set(kinds) & set(WHOLE_KINDS) and set(kinds) | set(WHOLE_KINDS) == set(STATEFUL_KINDS)
+    from protocol import requests as build
+    for version in (0, 3):
+        for op, arg in _stateful_first(version, kinds):
+            if op == "create":
+                assert not kd.SHAPES[shape].of(ApiKey.CreateAcls, build.create_acl_bindings(version, arg))
+
+
 def test_every_entry_has_exactly_one_dedicated_check_named_in_it():
     found = _dedicated()
     assert set(found) == {e.id for e in ENTRIES}, found
@@ -361,6 +401,9 @@ def test_fixtures_known_starts_an_entry_of_zookeeper_mode_in_that_mode():
 
     assert fk.target_spec("3.9.2", "zk") == "kafka:3.9.2,mode=zk"
     assert fk.target_spec("4.4.0", "kraft") == "kafka:4.4.0"
+    # an entry only an authorizing broker answers names its preset (signed in as the super user)
+    assert fk.target_spec("4.4.0", "kraft", "acl") == "kafka:4.4.0,preset=acl"
+    assert [e.id for e in ENTRIES if e.doc.get("preset")] == ["create-acls-any-or-match-binding-fails-the-whole-request"]
     zk = [e for e in ENTRIES if e.modes == ("zk",)]
     assert zk and all(set(e.releases) <= {f"3.{n}" for n in range(3, 10)} for e in zk)
     assert {e.id for e in ENTRIES if e.applies("apache-kafka", "3.5.2", "zk")} >= {e.id for e in zk}

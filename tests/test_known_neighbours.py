@@ -62,10 +62,11 @@ TWICE = ("AlterConfigs v0: expected same resource twice: one entry per requested
          "shrunk: a silent broker costs one request timeout per check)")
 TWICE_BODY = {"resources": [{"resource_type": 2, "resource_name": P + "c4-47", "configs": [
     {"name": "compression.type", "value": "uncompressed"}]}] * 2, "validate_only": False}
-KRAFT_PAIR = (f"CreateTopics v2: expected '{P}pair-99_': 17 INVALID_TOPIC_EXCEPTION (collides with '{P}pair-99.' "
-              "earlier in the same request ('.' vs '_')); got 0 NONE")
-ZK_PAIR = (f"CreateTopics v1: expected '{P}pair-62.' / '{P}pair-62_': exactly one answers 0 NONE (ZooKeeper mode: the "
-           "one created first keeps the other out, in the broker's order); got 2 value(s) 0 NONE, 0 NONE, expected 1")
+#: T1's verdict on a colliding pair, either way round (one answers NONE, the other 17)
+PAIR = ("CreateTopics v{v}: expected '{a}' / '{b}'{vo}: exactly one answers 0 NONE (the one created keeps the other "
+        "out, whichever it is); got 2 value(s) 0 NONE, 0 NONE, expected 1")
+KRAFT_PAIR = PAIR.format(v=2, a=P + "pair-99.", b=P + "pair-99_", vo="")
+ZK_PAIR = PAIR.format(v=1, a=P + "pair-62.", b=P + "pair-62_", vo=" (validate_only)")
 UNKNOWN_OP = ("IncrementalAlterConfigs v0: expected unknown operation: one entry per requested resource (1), each 42 "
               "INVALID_REQUEST; got -1 UNKNOWN_SERVER_ERROR")
 UNKNOWN_OP_BODY = {"resources": [{"resource_type": 2, "resource_name": P + "c4-10", "configs": [
@@ -124,6 +125,11 @@ O2 = ("ListOffsets v7: expected ListOffsets v7 MAX_TIMESTAMP of kac-x-o2-3 offse
 O2_BODY = {"replica_id": -1, "isolation_level": 0, "topics": [{"name": "kac-x-o2-3", "partitions": [
     {"partition_index": 0, "current_leader_epoch": -1, "timestamp": -3}]}]}
 
+ACL_ANY = 'CreateAcls v3: expected results/{"error_code": 42}/error_code: 1 value(s); got 0 values, expected 1'
+ACL_BINDING = {"resource_type": 2, "resource_name": P + "acl-t", "resource_pattern_type": 3, "principal": "User:" + P + "u",
+               "host": "*", "operation": 3, "permission_type": 3}
+ACL_BODY = {"creations": [{**ACL_BINDING, "operation": 1}, ACL_BINDING]}      # the first: operation ANY
+
 ZK, K44, K36 = ("kafka:3.9.2,mode=zk", "3.9.2"), ("kafka:4.4.0", "4.4.0"), ("kafka:3.6.2", "3.6.2")
 UNKNOWN_KIND = "test_c4_invalid_config_changes_get_kafkas_error_and_change_nothing[kind=unknown operation]"
 
@@ -134,7 +140,7 @@ DOCUMENTED = {
         _row("create-topics-colliding-names-in-one-request-both-created", *K44, 2, KRAFT_PAIR,
              _topics([P + "pair-99.", P + "pair-99_"], False), ["", ".", "", False]),
         _row("create-topics-colliding-names-in-one-request-both-created", *K36, 2,
-             KRAFT_PAIR.replace("_': 17", "_' (validate_only): 17"),
+             PAIR.format(v=2, a=P + "pair-99.", b=P + "pair-99_", vo=" (validate_only)"),
              _topics([P + "pair-99.", P + "pair-99_"], True), ["", ".", "", True])],
     "create-topics-colliding-names-validate-only-accepts-both": [
         _row("create-topics-colliding-names-validate-only-accepts-both", *ZK, 1, ZK_PAIR,
@@ -168,6 +174,9 @@ DOCUMENTED = {
         _row("alter-client-quotas-concurrent-writers-lose-updates", *ZK, 1, Q5_VALUE, Q5_BODY, [3, 3, 2])],
     "list-offsets-max-timestamp-answers-the-batchs-last-offset": [
         _row("list-offsets-max-timestamp-answers-the-batchs-last-offset", "kafka:3.7.2", "3.7.2", 7, O2, O2_BODY)],
+    "create-acls-any-or-match-binding-fails-the-whole-request": [
+        _row("create-acls-any-or-match-binding-fails-the-whole-request", "kafka:4.4.0,preset=acl", "4.4.0", 3,
+             ACL_ANY, ACL_BODY)],
 }
 
 
@@ -189,13 +198,14 @@ NEIGHBOURS = {
     "create-topics-colliding-names-in-one-request-both-created": {
         "a pair that does not collide": _changed(
             _first("create-topics-colliding-names-in-one-request-both-created"),
-            message=KRAFT_PAIR.replace(f"collides with '{P}pair-99.'", f"collides with '{P}pair-98.'")),
+            message=PAIR.format(v=2, a=P + "pair-99.", b=P + "pair-98_", vo="")),
         "the same answer in ZooKeeper mode (another root cause there)": _changed(
             _first("create-topics-colliding-names-in-one-request-both-created"), broker=ZK[0]),
     },
     "create-topics-colliding-names-validate-only-accepts-both": {
         "an executed request answering both NONE (both created)": _changed(
             _first("create-topics-colliding-names-validate-only-accepts-both"),
+            message=PAIR.format(v=1, a=P + "pair-62.", b=P + "pair-62_", vo=""),
             request=_topics([P + "pair-62.", P + "pair-62_"], False), input=["", ".", "", False]),
     },
     "incremental-alter-configs-unknown-operation-fails-the-controller-over": {
@@ -293,13 +303,22 @@ NEIGHBOURS = {
         "no offset at all (-1)": _changed(_first("list-offsets-max-timestamp-answers-the-batchs-last-offset"),
                                           message=O2.replace("got [2]", "got [-1]")),
     },
+    "create-acls-any-or-match-binding-fails-the-whole-request": {
+        "the whole request refused with no ANY or MATCH binding in it": _changed(
+            _first("create-acls-any-or-match-binding-fails-the-whole-request"),
+            request={"creations": [ACL_BINDING, {**ACL_BINDING, "resource_name": P + "acl-u"}]}),
+        "no answer instead": _changed(
+            _first("create-acls-any-or-match-binding-fails-the-whole-request"),
+            message="CreateAcls v3: expected an answer within 15s; got timeout (no answer within 15.0s)"),
+    },
 }
 
 #: The old, too wide forms the issue named (reference/kafka_known_deviations.json before issue 55).
 WIDE = {
     "create-topics-colliding-names-validate-only-accepts-both": dict(
         entry="create-topics-colliding-names-in-one-request-both-created", modes=None,
-        message_regex="CreateTopics v[0-7]( validate_only)?: expected '[^']*': 17 INVALID_TOPIC_EXCEPTION \\(collides with '[^']*' earlier in the same request \\('\\.' vs '_'\\)\\); got 0 NONE|CreateTopics v[1-7]: expected '[^']*' / '[^']*': exactly one answers 0 NONE \\(ZooKeeper mode: the one created first keeps the other out, in the broker's order\\); got 2 value\\(s\\) 0 NONE, 0 NONE, expected 1",
+        # the old entry, in the words the check writes now: any pair, executed or validate_only
+        message_regex="CreateTopics v[0-7]: expected '[^']*' / '[^']*'( \\(validate_only\\))?: exactly one answers 0 NONE \\(the one created keeps the other out, whichever it is\\); got 2 value\\(s\\) 0 NONE, 0 NONE, expected 1",
         request_regex='"name": "([^"]*)\\.([^"]*)", "num_partitions".*"name": "\\1_\\2", "num_partitions"|"name": "([^"]*)_([^"]*)", "num_partitions".*"name": "\\3\\.\\4", "num_partitions"'),
     "incremental-alter-configs-unknown-operation-fails-the-controller-over": dict(
         modes=None, request_regex='"config_operation": (-[0-9]+|[4-9]|[1-9][0-9]+)[,}]'),
