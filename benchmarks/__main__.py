@@ -1,6 +1,6 @@
 """Every benchmark, each figure beside its limit measured in the same run (not tests).
 
-    python -m benchmarks [--only overhead,verdict,report,tests,tests-ci,matrix | --only all]
+    python -m benchmarks [--only overhead,verdict,report,tests,bad-input,tests-ci,matrix | --only all]
                          [--kafka VERSION[,VERSION...]] [--rows N ...] [--examples N] [--out FILE]
     tox -e bench -- [the same arguments]
 
@@ -14,6 +14,8 @@
   of the same files and its full parse -> ``spark_rows_per_s``, ``spark_vs_read_ratio``,
   ``report_vs_full_parse``;
 * ``tests`` (benchmarks/bench_tests.py): the project's fast test tier -> ``tests_fast_s``;
+* ``bad-input`` (benchmarks/bench_bad_input.py): each bad input of ``run`` and ``gate``, refused
+  in one line -> ``bad_input_run_s``;
 * ``tests-ci`` (not in the default set: about an hour): every tier -> ``tests_ci_s``;
 * ``matrix`` (benchmarks/bench_matrix.py, not in the default set: it runs 19 Kafka targets):
   every line 3.3-4.4 and ZooKeeper mode 3.3-3.9 at the ``ci`` profile, ``--jobs 2`` ->
@@ -32,10 +34,10 @@ import shutil
 import sys
 import tempfile
 
-from . import bench_matrix, bench_overhead, bench_report, bench_tests, bench_verdict, limits
+from . import bench_bad_input, bench_matrix, bench_overhead, bench_report, bench_tests, bench_verdict, limits
 
-ALL = ("overhead", "verdict", "report", "tests", "tests-ci", "matrix")
-DEFAULT = ("overhead", "verdict", "report", "tests")
+ALL = ("overhead", "verdict", "report", "tests", "bad-input", "tests-ci", "matrix")
+DEFAULT = ("overhead", "verdict", "report", "tests", "bad-input")
 
 
 def main(argv=None) -> int:
@@ -69,6 +71,8 @@ def main(argv=None) -> int:
         code |= bench_report.main([str(n) for n in a.rows] + out)
     if "tests" in only:
         code |= bench_tests.main(["--tier", "fast"] + out)
+    if "bad-input" in only:
+        code |= bench_bad_input.main(out)
     if "tests-ci" in only:
         code |= bench_tests.main(["--tier", "ci"] + out)
     if "matrix" in only:

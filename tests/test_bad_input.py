@@ -3,9 +3,13 @@
 report left (fixtures/console.py ``check_run``, which calls the plugin's own checks,
 fixtures/plugin.py ``check_options``, and each target's, ``Target.check``).
 
-Each case runs the command as a user does and counts stderr's non-empty lines; its wall
-time is printed (``-s``) and, where nothing in the case waits, held under 10 s. No case
-starts a JVM except the network-less one (Maven runs there), which is marked slow."""
+Each case runs the command as a user does and counts stderr's non-empty lines. That nothing
+started is what stdout (empty: no worker, pytest or Spark said anything) and the results and
+report folders (none) show; the wall time is printed (``-s``) and, where nothing in the case
+waits, held under ``BOUND_S``, a bound loose enough for a loaded CI worker: the figure itself
+(under 10 s on a quiet machine) is measured by ``benchmarks/bench_bad_input.py``
+(benchmarks/README.md, ``bad_input_run_s``). No case starts a JVM except the network-less one
+(Maven runs there), which is marked slow."""
 from __future__ import annotations
 
 import os
@@ -24,6 +28,9 @@ from fixtures.targets.kafka import NEWEST_RELEASE
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "kafka-admin-conformance: error: "
+#: a refusal's wall time on a loaded machine (CI runs three test modules at once beside Kafka
+#: JVMs): 10-13 s was seen at load 7 where a quiet machine takes 1-2 s
+BOUND_S = 45.0
 
 
 def command(tmp_path, *args) -> list[str]:
@@ -46,7 +53,7 @@ def refused(tmp_path, *args, expect: str, env=None, cheap=True) -> str:
     assert not (tmp_path / "results").exists() or not any((tmp_path / "results").iterdir())
     assert not (tmp_path / "report").exists()
     if cheap:
-        assert seconds < 10, f"{seconds:.1f} s"
+        assert seconds < BOUND_S, f"{seconds:.1f} s"
     return lines[0]
 
 
