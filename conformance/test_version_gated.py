@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Counterexample, SetupFailed, Unsupported, Violation
-from fixtures.targets.kafka import QUOTA_RATE
+from fixtures.brokers.kafka import QUOTA_RATE
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from protocol.apis import spec

@@ -1,5 +1,5 @@
 """The broker settings that decide answers: the rules of reference/broker_config.py, the model's
-use of them, and what the suite reads from real brokers (fixtures/targets/configuration.py).
+use of them, and what the suite reads from real brokers (fixtures/brokers/configuration.py).
 
 Kafka targets (the read values agree with the spec; a cluster started by hand with
 ``delete.topic.enable=false`` answers as ``preset=nodelete``) are in tests/test_kafka_target.py
@@ -12,7 +12,7 @@ import pytest
 
 from conformance import cluster_model as cm
 from fixtures.repro import runtime
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 from protocol import ApiKey, Errors
 from reference import broker_config as bc
 

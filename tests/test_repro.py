@@ -30,7 +30,7 @@ from protocol.apis import ApiKey
 from protocol.errors import Errors
 from fixtures.repro import runtime
 from fixtures.results import read_rows
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -342,7 +342,7 @@ def test_a_reproducer_that_cannot_connect_is_undecided(tmp_path):
                              "api_version": 0, "broker": "x", "message": "m", "source": "s",
                              "counterexample": ce}) + "\n")
     assert export(f, 1, tmp_path / "o").returncode == 0
-    from fixtures.targets.target import free_port
+    from fixtures.brokers.target import free_port
     p = repro(tmp_path / "o", f"127.0.0.1:{free_port()}")
     assert p.returncode == 2 and "cannot connect" in p.stdout, p.stdout
 
@@ -375,7 +375,7 @@ def test_a_reproducer_signs_in_as_each_steps_principal_with_the_presets_users():
 def test_a_reproducer_without_a_principals_password_says_how_to_give_it(tmp_path):
     """Off the suite's own preset the passwords are not carried: repro.py is undecided and
     names ``--sasl``; given there, it goes on (and here finds nothing listening)."""
-    from fixtures.targets.target import free_port
+    from fixtures.brokers.target import free_port
     f = tmp_path / "results.jsonl"
     from fixtures import jsonable
     f.write_text(json.dumps(jsonable.dump(_acl_row("external"))) + "\n")
