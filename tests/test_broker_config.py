@@ -11,7 +11,7 @@ import uuid
 import pytest
 
 from conformance import cluster_model as cm
-from fixtures.repro import runtime
+from fixtures import judge
 from fixtures.brokers import make_target
 from protocol import ApiKey, Errors
 from reference import broker_config as bc
@@ -95,8 +95,8 @@ def test_the_model_takes_the_default_replication_factor_the_broker_shows():
     assert e.allowed == {Errors.NONE}
     # the model states what the entry must hold; the judge (the reproducer's) decides it
     def holds(entry):
-        answers = {0: runtime.Answer("ok", entry, 0.1, sent_at=0.0)}
-        return all(runtime.judge({**x, "step": 0}, answers) is None for x in e.verify(entry))
+        answers = {0: judge.Answer("ok", entry, 0.1, sent_at=0.0)}
+        return all(judge.judge({**x, "step": 0}, answers) is None for x in e.verify(entry))
     assert not holds({"num_partitions": 1}) and holds({"num_partitions": 3})
     bc.use({"default.replication.factor": "2"})
     assert m._create_one(item, False, 5).allowed == {Errors.INVALID_REPLICATION_FACTOR}
