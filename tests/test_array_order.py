@@ -20,7 +20,7 @@ import pytest
 from faults.mutants import all_mutants
 from faults.mutants.shuffle import shuffled
 from fixtures import judge
-from fixtures.judge.verdicts import _canonical
+from fixtures.judge.values import _canonical
 from protocol import array_order
 from protocol.apis import ApiKey
 from protocol.codec import APIS

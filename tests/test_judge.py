@@ -6,7 +6,9 @@
   their config type (``as``), every code at any depth (``**``), bounds (``at_least``),
   values unlike an earlier step's (``same`` with ``differ``), the history of concurrent
   writers (``history``), what the suite observed (``observed``);
-* its words name Kafka's error codes and the entry's message.
+* its words name Kafka's error codes and the entry's message;
+* repro.py carries the judge's modules as one file that runs with ``python3 -I -S``, the
+  same code as the package's, and the exporter refuses a module that would break that.
 
 Whether rows and their reproducers agree against real brokers, property by property, on
 findings mutants make: tests/test_judge_agrees.py.
@@ -14,9 +16,15 @@ findings mutants make: tests/test_judge_agrees.py.
 from __future__ import annotations
 
 import inspect
+import os
+import subprocess
+import types
+
+import pytest
 
 from fixtures import harness
 from fixtures import judge
+from fixtures.judge import matching, reader, replay, values, verdicts
 from fixtures.repro import export
 from protocol.errors import Errors
 
@@ -27,7 +35,7 @@ def test_the_harness_judges_with_the_reproducers_judge():
     assert harness.judge is judge.judge and harness.read_answer is judge.read_answer
     source = inspect.getsource(harness.Check.record_answer)
     assert "read_answer(" in source        # the answers the judge reads, as repro.py reads them
-    assert export.RUNTIME.read_text(encoding="utf-8").count("def judge(") == 1     # the text repro.py carries
+    assert export.judge_source().count("def judge(") == 1     # the text repro.py carries
 
 
 def _answers(*bodies, times=None):
@@ -230,3 +238,61 @@ def test_a_learned_value_is_sent_as_this_runs_answer_gave_it():
     assert judge.learned(note, {0: judge.Answer("ok", {"hmac": now[:10].hex()})}, frame) is None
     assert judge.learned(note, {0: judge.Answer("ok", {"error_code": 62})}, frame) is None
     assert judge.learned(note, {}, frame) is None
+
+
+# -- the judge as repro.py carries it ----------------------------------------------------------
+
+def _code(co: types.CodeType) -> tuple:
+    """What a function does: its bytecode, names and constants, nested functions' alike."""
+    return (co.co_code, co.co_names, co.co_varnames, co.co_freevars,
+            tuple(_code(c) if isinstance(c, types.CodeType) else c for c in co.co_consts))
+
+
+def test_repro_py_carries_the_judges_modules_as_they_are():
+    """Every top-level function and class of fixtures/judge is in the one text, compiled to the
+    same code, and nothing else is defined there."""
+    carried: dict = {"__name__": "repro"}
+    exec(compile(export.judge_source(), "repro.py", "exec"), carried)
+    seen = set()
+    for module in (matching, reader, replay, values, verdicts):
+        for name, obj in vars(module).items():
+            if getattr(obj, "__module__", None) != module.__name__:
+                continue                # imported from a sibling or the standard library
+            seen.add(name)
+            mine = carried[name]
+            if isinstance(obj, type):
+                assert {n: _code(f.__code__) for n, f in vars(obj).items() if isinstance(f, types.FunctionType)} == \
+                       {n: _code(f.__code__) for n, f in vars(mine).items() if isinstance(f, types.FunctionType)}, name
+            else:
+                plain = getattr(obj, "__wrapped__", obj)      # functools.lru_cache
+                assert _code(plain.__code__) == _code(getattr(mine, "__wrapped__", mine).__code__), name
+    functions = {n for n, v in carried.items() if isinstance(v, (types.FunctionType, type)) or hasattr(v, "__wrapped__")}
+    assert functions == seen
+
+
+def test_repro_py_runs_with_the_standard_library_alone(tmp_path):
+    data = {"title": "t", "row": {"run_id": "r", "row_id": 1}, "config": "a note"}
+    (tmp_path / "repro.py").write_text(export.repro_source(data), encoding="utf-8")
+    p = subprocess.run(["python3", "-I", "-S", "repro.py", "--config"], cwd=tmp_path, capture_output=True,
+                       text=True, timeout=60, env={"PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    assert (p.returncode, p.stdout, p.stderr) == (0, "a note\n", "")
+
+
+@pytest.mark.parametrize("modules, refused", [
+    ({"a.py": "from .b import f as g\n", "b.py": "def f():\n    pass\n"}, "without an alias"),
+    ({"a.py": "from . import b\n", "b.py": "X = 1\n"}, "without an alias"),
+    ({"a.py": "def f():\n    from .b import X\n", "b.py": "X = 1\n"}, "without an alias"),
+    ({"a.py": "from .b import Y\n", "b.py": "X = 1\n"}, "b.py defines no Y"),
+    ({"a.py": "from protocol import wire\n"}, "imports protocol, not the standard library"),
+    ({"a.py": "def f():\n    import hypothesis\n"}, "imports hypothesis"),
+    ({"a.py": "from __future__ import annotations\n"}, "imports __future__"),
+    ({"a.py": "X = 1\n", "b.py": "def X():\n    pass\n"}, "both define X"),
+    ({"a.py": "from .b import X\nY = 1\n", "b.py": "from .a import Y\nX = 1\n"}, "in a circle: a, b"),
+])
+def test_the_exporter_refuses_a_judge_module_repro_py_could_not_carry(tmp_path, modules, refused):
+    folder = tmp_path / "judge"
+    folder.mkdir()
+    for name, text in modules.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=refused):
+        export.judge_source(folder)

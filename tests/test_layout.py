@@ -137,9 +137,9 @@ def _snake(name: str) -> str:
 
 NAMES = {e.name for e in Errors} | {_snake(k.name) for k in ApiKey}
 
-#: The body of every exported repro.py runs with the standard library only and may not
-#: import the suite; tests/test_repro.py checks its one key against ApiKey.
-STANDALONE_FILES = {"fixtures/judge/verdicts.py"}
+#: The judge's modules, the code of every exported repro.py, run with the standard library
+#: only and may not import the suite; tests/test_repro.py checks the API keys they number against ApiKey.
+STANDALONE_FILES = {str(p.relative_to(ROOT)) for p in (ROOT / "fixtures" / "judge").glob("*.py")}
 
 
 def _restated(source: str) -> list[tuple[int, str, int]]:

@@ -29,7 +29,8 @@ from protocol import codec, requests, wire
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from fixtures import judge
-from fixtures.judge.verdicts import _who
+from fixtures.judge import reader
+from fixtures.judge.replay import _who
 from fixtures.results import read_rows
 from fixtures.brokers import make_target
 
@@ -111,8 +112,9 @@ def test_the_stdlib_decoder_reads_real_answers_as_the_codec_does(broker):
 
 
 def test_the_standalone_decoder_knows_apiversions_by_kafkas_key():
-    """fixtures/judge may not import the suite: its one API key is checked against protocol here."""
+    """fixtures/judge may not import the suite: the API keys it numbers are checked against protocol here."""
     assert judge.API_VERSIONS == ApiKey.ApiVersions
+    assert (reader.SASL_HANDSHAKE, reader.SASL_AUTHENTICATE) == (ApiKey.SaslHandshake, ApiKey.SaslAuthenticate)
 
 
 def _api_versions_v3(cid):
