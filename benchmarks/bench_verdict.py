@@ -205,7 +205,7 @@ def silent(spec: str, sample: bool, timeout: float | None) -> dict:
 
 
 def broker_start(spec: str) -> float:
-    from fixtures.targets import make_target
+    from fixtures.brokers import make_target
     target = make_target(spec)
     t = time.monotonic()
     try:

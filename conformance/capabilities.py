@@ -17,7 +17,7 @@ line); otherwise its refusal is the check's finding (:func:`expect_served`).
 from __future__ import annotations
 
 from fixtures.harness import SetupFailed, Unsupported
-from fixtures.repro.runtime import select
+from fixtures.judge import select
 from protocol import ApiKey, Errors, schema_facts
 from protocol.codec import APIS
 from reference import switches

@@ -4,7 +4,7 @@ message, the other items of the batch are unaffected, validate_only gives the sa
 and changes nothing, and the policy saw exactly the requested state.
 
 The broker must run the suite's own policies (``kafka:VERSION,preset=policy``: Java
-sources in ``fixtures/targets/plugins``, compiled against the target's kafka-clients).
+sources in ``fixtures/brokers/plugins``, compiled against the target's kafka-clients).
 Their verdicts are derivable: a topic name carrying ``policy-reject`` is refused by the
 create-topic policy; ``retention.ms=1000013`` is refused by the alter-config policy. Each
 policy appends what it was shown to a log the suite reads. On any other broker every row
@@ -143,7 +143,7 @@ def test_a1_a_policy_refuses_only_the_violating_items_with_its_message(check, ap
     check.needs_config("an Apache Kafka broker with the suite's policies loaded: "
                        "create.topic.policy.class.name=kac.KacCreateTopicPolicy and "
                        "alter.config.policy.class.name=kac.KacAlterConfigPolicy (kafka:VERSION,preset=policy; "
-                       "sources in fixtures/targets/plugins/)")
+                       "sources in fixtures/brokers/plugins/)")
     check.given(_batch(api_key, version), judged)
 
 

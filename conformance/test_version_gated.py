@@ -26,7 +26,7 @@ DescribeClientQuotas shows the quota and more partitions went through than the b
 holds fail the row; a quota that is gone or requests too slow to empty the bucket are a
 set-up ``error`` saying so, never ``unsupported``.
 
-Every verdict is stated as data for the judge (``fixtures/repro/runtime.judge``, docs/results.md
+Every verdict is stated as data for the judge (``fixtures.judge.judge``, docs/results.md
 "The judge"): each topic's code, Metadata listing the topics deletion left, the throttle an
 older version reports, and a drain never throttled (observed over its answers).
 """
@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Counterexample, SetupFailed, Unsupported, Violation
-from fixtures.targets.kafka import QUOTA_RATE
+from fixtures.brokers.kafka import QUOTA_RATE
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from protocol.apis import spec

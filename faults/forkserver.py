@@ -60,7 +60,7 @@ def enabled() -> bool:
 def _end_with_the_server(server: int) -> None:
     """SIGTERM when the server ends (a parent-death signal): it ends when the scoring process
     is gone, killed outright, and then a run under way stops its brokers (the suite's SIGTERM
-    handler, fixtures/targets/cleanup.py) and its results say it is incomplete."""
+    handler, fixtures/brokers/cleanup.py) and its results say it is incomplete."""
     try:
         import ctypes
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)   # PR_SET_PDEATHSIG
@@ -120,7 +120,7 @@ def _child(request: dict, reply_fd: int, started_fd: int, server: int) -> None:
         traceback.print_exc()
         code = 1
     # leave as an interpreter does at its end, so that what a run left to its exit runs: its
-    # non-daemon threads are joined and its atexit handlers run (fixtures/targets/cleanup.py
+    # non-daemon threads are joined and its atexit handlers run (fixtures/brokers/cleanup.py
     # stops the brokers still registered there), then the streams are flushed
     raise SystemExit(code)
 

@@ -171,7 +171,7 @@ def identity(api_key: int, path: str) -> tuple[str, ...] | None:
 
 @lru_cache(maxsize=None)
 def judge_arrays(api_key: int, top: str | None = None) -> dict[str, object]:
-    """The judge's view of the API's answer (``fixtures/repro/runtime.py``, a ``same``
+    """The judge's view of the API's answer (``fixtures/judge/matching.py``, a ``same``
     expectation's ``arrays``): {path: ``"#"`` for an ordered array, else its identity
     fields (``[]``: a plain value, or nothing but the whole entry)}, for the arrays at or
     under ``top`` (a top-level field; None: all)."""

@@ -116,7 +116,7 @@ def positional(api_key: int) -> bool:
 
 def answer_levels(api_key: int, version: int) -> list[list[dict]] | None:
     """The item paths of ``version``'s answer as data (the judge's ``items`` expectation,
-    fixtures/repro/runtime.py, walks them as :func:`answered` does): per path of the
+    fixtures/judge/matching.py, walks them as :func:`answered` does): per path of the
     chosen alternative, its levels ``{"array", "key", "fallback"}`` (``key``: the entry
     fields naming the item, ``[]`` for a plain value, ``["#"]`` its place, ``["*"]``
     nothing). None when the version's answer has no per-item results."""

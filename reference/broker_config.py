@@ -9,7 +9,7 @@ suite checks: its key, Kafka's default, where Kafka reads it, and what it change
 in apache/kafka; the checks ask the rule (``RULE.now()``) instead of testing the setting
 themselves.
 
-Where the values come from (``fixtures/targets/configuration.py``): the broker itself,
+Where the values come from (``fixtures/brokers/configuration.py``): the broker itself,
 DescribeConfigs of its BROKER resource, read once per broker per run and recorded in the
 manifest (``brokers[].config``); for a ``kafka:VERSION`` target the spec says the same
 (presets and ``config.KEY=VALUE``), and the two must agree. A setting the broker did not

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from faults import forkserver
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 
 
 #: The fast tier (README, "Run the project's tests"): modules that start no JVM (Kafka,

@@ -17,7 +17,7 @@ import pytest
 
 from fixtures import acl
 from fixtures.results import read_rows
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 from protocol import ApiKey, Errors, requests, wire
 from protocol.codec import APIS
 

@@ -4,7 +4,7 @@
   every ordered one says why, citing Kafka;
 * the shuffle shim (``faults.mutants.shuffle``) reorders every array of an answer the table
   does not mark ordered, keeps the ordered ones, and changes no value;
-* the judge (``fixtures/repro/runtime.py``, a ``same`` expectation as the harness writes it)
+* the judge (``fixtures/judge``, a ``same`` expectation as the harness writes it)
   gives the verdict it gives the answer as recorded to the answer shuffled, for every
   list-valued field of every API's answer, and still fails a changed value, a missing
   entry, an ordered list reordered.
@@ -19,7 +19,8 @@ import pytest
 
 from faults.mutants import all_mutants
 from faults.mutants.shuffle import shuffled
-from fixtures.repro import runtime
+from fixtures import judge
+from fixtures.judge.values import _canonical
 from protocol import array_order
 from protocol.apis import ApiKey
 from protocol.codec import APIS
@@ -118,24 +119,24 @@ def test_the_shim_reorders_every_unordered_array_keeps_the_ordered_and_changes_n
     body = _answer(api_key)
     out = shuffled(api_key, body, random.Random(5))
     arrays = array_order.judge_arrays(api_key)
-    assert runtime.canon(out, "", arrays) == runtime.canon(body, "", arrays)       # the same entries, values
+    assert judge.canon(out, "", arrays) == judge.canon(body, "", arrays)       # the same entries, values
     for path in array_order.arrays(api_key):
         before, after = _at(body, path), _at(out, path)       # every list at the path (their parents moved)
         assert len(before) == len(after)
         def order(lists):       # each list as its sequence of entries (the entries' own lists sorted)
-            return sorted(runtime._canonical([runtime.canon(e, path, arrays) for e in x]) for x in lists)
+            return sorted(_canonical([judge.canon(e, path, arrays) for e in x]) for x in lists)
         if array_order.ordered(api_key, path):                # each list in its order
             assert order(after) == order(before), path
         else:                                                 # each list's entries, none in its old order
-            assert sorted(runtime._canonical(runtime.canon(x, path, arrays)) for x in after) == \
-                sorted(runtime._canonical(runtime.canon(x, path, arrays)) for x in before), path
+            assert sorted(_canonical(judge.canon(x, path, arrays)) for x in after) == \
+                sorted(_canonical(judge.canon(x, path, arrays)) for x in before), path
             assert not set(order(after)) & set(order(before)), path
 
 
 def _same(arrays, path, mine, theirs):
     e = {"step": 1, "kind": "same", "path": path, "arrays": arrays,
          "other": {"step": 0, "path": path, "arrays": arrays}}
-    return runtime.judge(e, {0: runtime.Answer("ok", theirs), 1: runtime.Answer("ok", mine)})
+    return judge.judge(e, {0: judge.Answer("ok", theirs), 1: judge.Answer("ok", mine)})
 
 
 def _a_scalar(value):
@@ -216,9 +217,9 @@ def test_a_comparison_recorded_before_keyed_ones_keeps_its_meaning():
     """An expectation without ``arrays`` (recorded by an older suite) compares as it did:
     position by position, the outer list sorted with ``sort``."""
     e = {"step": 1, "kind": "same", "path": ["v"], "other": {"step": 0, "path": ["v"]}}
-    a = {0: runtime.Answer("ok", {"v": [1, 2]}), 1: runtime.Answer("ok", {"v": [2, 1]})}
-    assert runtime.judge(e, a) is not None
-    assert runtime.judge({**e, "path": ["v", "*"], "other": {"step": 0, "path": ["v", "*"]}, "sort": True}, a) is None
+    a = {0: judge.Answer("ok", {"v": [1, 2]}), 1: judge.Answer("ok", {"v": [2, 1]})}
+    assert judge.judge(e, a) is not None
+    assert judge.judge({**e, "path": ["v", "*"], "other": {"step": 0, "path": ["v", "*"]}, "sort": True}, a) is None
 
 
 def test_an_overlay_api_without_an_api_key_has_its_arrays_too():

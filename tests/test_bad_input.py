@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from fixtures import console, plugin
-from fixtures.targets.kafka import NEWEST_RELEASE
+from fixtures.brokers.kafka import NEWEST_RELEASE
 
 ROOT = Path(__file__).resolve().parent.parent
 PREFIX = "kafka-admin-conformance: error: "
@@ -125,7 +125,7 @@ def test_a_bootstrap_address_where_nothing_answers_is_one_line_after_the_connect
     """A loopback listener that never accepts: the kernel completes the connection, and
     nothing ever answers ApiVersions; offline and quick to set up, where a black-holed
     address (a connect that never completes) is bounded by the same timeout at connect."""
-    from fixtures.targets.external import CHECK_TIMEOUT
+    from fixtures.brokers.external import CHECK_TIMEOUT
     with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(16)

@@ -1,5 +1,5 @@
 """The broker settings that decide answers: the rules of reference/broker_config.py, the model's
-use of them, and what the suite reads from real brokers (fixtures/targets/configuration.py).
+use of them, and what the suite reads from real brokers (fixtures/brokers/configuration.py).
 
 Kafka targets (the read values agree with the spec; a cluster started by hand with
 ``delete.topic.enable=false`` answers as ``preset=nodelete``) are in tests/test_kafka_target.py
@@ -11,8 +11,8 @@ import uuid
 import pytest
 
 from conformance import cluster_model as cm
-from fixtures.repro import runtime
-from fixtures.targets import make_target
+from fixtures import judge
+from fixtures.brokers import make_target
 from protocol import ApiKey, Errors
 from reference import broker_config as bc
 
@@ -95,8 +95,8 @@ def test_the_model_takes_the_default_replication_factor_the_broker_shows():
     assert e.allowed == {Errors.NONE}
     # the model states what the entry must hold; the judge (the reproducer's) decides it
     def holds(entry):
-        answers = {0: runtime.Answer("ok", entry, 0.1, sent_at=0.0)}
-        return all(runtime.judge({**x, "step": 0}, answers) is None for x in e.verify(entry))
+        answers = {0: judge.Answer("ok", entry, 0.1, sent_at=0.0)}
+        return all(judge.judge({**x, "step": 0}, answers) is None for x in e.verify(entry))
     assert not holds({"num_partitions": 1}) and holds({"num_partitions": 3})
     bc.use({"default.replication.factor": "2"})
     assert m._create_one(item, False, 5).allowed == {Errors.INVALID_REPLICATION_FACTOR}

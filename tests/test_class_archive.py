@@ -1,4 +1,4 @@
-"""Kafka's classes archived once per class path (fixtures/targets/class_archive.py): one
+"""Kafka's classes archived once per class path (fixtures/brokers/class_archive.py): one
 creator at a time, an archive kept only from a JVM that exited on its own, and a real JVM
 maps what a real JVM wrote."""
 from __future__ import annotations
@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from fixtures.targets.class_archive import ClassArchive
-from fixtures.targets.kafka import java, jvm_options
+from fixtures.brokers.class_archive import ClassArchive
+from fixtures.brokers.kafka import java, jvm_options
 
 
 def archive(tmp_path, options=("-XX:+UseSerialGC",)):
@@ -64,7 +64,7 @@ def test_kac_kafka_cds_0_turns_archives_off(tmp_path, monkeypatch):
 def test_a_jvm_maps_the_archive_a_kafka_jvm_wrote(tmp_path):
     """kafka.Kafka without arguments prints its usage and exits on its own: its archive is
     kept, and a JVM told ``-Xshare:on`` (which refuses to start without mapping it) uses it."""
-    from fixtures.targets import make_target
+    from fixtures.brokers import make_target
     libs = make_target("kafka:4.4.0").libs()
     a = ClassArchive(tmp_path / "cds", java(), jvm_options(), [libs / "*"])
     cmd = [java(), *jvm_options()]

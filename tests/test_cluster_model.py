@@ -7,7 +7,7 @@ from conformance import cluster_model as cm
 from conformance.config_model import valid_value
 from reference import topic_config
 from conformance.stateful.steps import Strategies, render
-from fixtures.repro import runtime
+from fixtures import judge
 from protocol.apis import ApiKey, ConfigSource
 from protocol.errors import Errors
 
@@ -162,8 +162,8 @@ def test_alter_configs_replaces_the_whole_map():
 def _holds(facts, entry) -> bool:
     """Do the model's facts (expectations below an entry) hold on ``entry``? The judge decides,
     as it does in S1."""
-    answers = {0: runtime.Answer("ok", entry)}
-    return all(runtime.judge(dict(f, step=0), answers) is None for f in facts)
+    answers = {0: judge.Answer("ok", entry)}
+    return all(judge.judge(dict(f, step=0), answers) is None for f in facts)
 
 
 def test_describe_configs_against_defaults_and_overrides():

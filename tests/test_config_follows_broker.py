@@ -15,7 +15,7 @@ import subprocess
 from collections import defaultdict
 
 from fixtures.results import read_rows
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 from tests.test_kafka_target import KAFKA, ROOT, last_run, leftovers, suite
 
 PROPERTIES = "D1,D2,D6,P5"

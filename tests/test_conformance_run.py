@@ -50,7 +50,7 @@ def the_run(tmp_path) -> Path:
 
 def docker_available() -> bool:
     try:
-        from fixtures.targets.container import docker_client
+        from fixtures.brokers.container import docker_client
         docker_client("tests").close()
         return True
     except Exception:
@@ -148,7 +148,7 @@ def test_no_broker_process_or_container_is_left(matrix_run):
     assert not any("kac-tansu-" in line or "kac-noida-db-" in line for line in mine), mine
     assert not list(Path(MATRIX_PROCESS["scratch"]).glob("kac-*")), "broker scratch folders left"
     if docker_available():
-        from fixtures.targets.container import RUN_LABEL, docker_client
+        from fixtures.brokers.container import RUN_LABEL, docker_client
         client = docker_client("tests")
         try:
             left = client.containers.list(all=True, filters={"label": f"{RUN_LABEL}={MATRIX_PROCESS['pid']}"})
@@ -201,7 +201,7 @@ def test_a_bad_broker_spec_is_one_line_not_a_traceback(tmp_path, spec, expect):
 
 
 def test_a_broker_that_cannot_start_leaves_a_manifest_saying_so(tmp_path):
-    """A broker that passes every check before the run (fixtures/targets ``Target.check``:
+    """A broker that passes every check before the run (fixtures/brokers ``Target.check``:
     a distribution folder with a kafka jar, a java) and still does not start: the run folder
     says so, incomplete, and the exit is 2."""
     dist = tmp_path / "dist"
@@ -218,7 +218,7 @@ def test_a_broker_that_cannot_start_leaves_a_manifest_saying_so(tmp_path):
 
 
 def test_an_external_cluster_gets_no_mutations_without_consent(tmp_path):
-    from fixtures.targets import make_target
+    from fixtures.brokers import make_target
     with make_target("tansu") as info:
         proc = run_suite(tmp_path, "--broker", f"bootstrap:{info.host}:{info.port}", "--profile", "ci",
                          "-k", "p1 and (CreateTopics-v7 or DeleteTopics-v6 or Metadata-v12)")
@@ -307,7 +307,7 @@ def test_a_replay_target_deselected_by_another_filter_is_one_line(tmp_path, args
 
 def test_a_refused_bootstrap_port_is_reported_at_once(tmp_path):
     """A refused port is said from the one connection attempt made before anything starts
-    (fixtures/targets/external.py ``check``): the reason ``connection refused at HOST:PORT``,
+    (fixtures/brokers/external.py ``check``): the reason ``connection refused at HOST:PORT``,
     one line, no run folder. No wall-clock bound: on a loaded CI machine starting pytest
     alone varied by more than any margin."""
     import socket
@@ -328,7 +328,7 @@ def test_a_bootstrap_port_out_of_range_is_a_spec_error(tmp_path, spec):
 def test_terminal_colours_never_reach_a_row_or_the_manifest(tmp_path):
     from fixtures.pool import BrokerPool
     from fixtures.results import ResultWriter
-    from fixtures.targets.target import _tail
+    from fixtures.brokers.target import _tail
     red = "\x1b[31mERROR\x1b[0m \x1b[1mdisk\x1b[22m full\x1b]8;;http://x\x07link\x1b]8;;\x07"
     assert _tail(red) == "; broker said: ERROR disk fulllink"
     w = ResultWriter(tmp_path)

@@ -16,8 +16,8 @@ import pytest
 
 from protocol import wire
 from protocol.apis import ApiKey
-from fixtures.targets import TargetError, make_target
-from fixtures.targets import container as ct
+from fixtures.brokers import TargetError, make_target
+from fixtures.brokers import container as ct
 
 ADMIN_APIS = {k: k.name for k in (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords,
                                   ApiKey.DescribeConfigs, ApiKey.IncrementalAlterConfigs)}

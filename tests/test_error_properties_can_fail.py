@@ -80,7 +80,7 @@ def test_a_p5_finding_in_another_checks_traffic_fails_the_p5_row_of_its_cell():
     from conformance import test_error_codes  # noqa: F401  (registers the P5 screen)
     from fixtures import traffic
     from fixtures.harness import Check, Violation, step
-    from fixtures.repro import runtime
+    from fixtures import judge
 
     log = traffic.TrafficLog()
     session = SimpleNamespace(traffic=log, seed=0, request_timeout=1.0, replay_input_for=lambda c: None,
@@ -92,7 +92,7 @@ def test_a_p5_finding_in_another_checks_traffic_fails_the_p5_row_of_its_cell():
 
     def seen(version, body):      # one answer of P2's, as the client hands it to the screens
         at = p2.record_step(step(19, version, request))
-        log.observe(p2, 19, version, request, SimpleNamespace(response=body, step=at), runtime.Answer("ok", body))
+        log.observe(p2, 19, version, request, SimpleNamespace(response=body, step=at), judge.Answer("ok", body))
 
     seen(3, ok)
     seen(6, bad)        # 89 is allowed from v6
@@ -115,13 +115,13 @@ def test_a_renew_poll_is_judged_on_the_checks_own_answer_and_never_resent_in_pro
     from types import SimpleNamespace
 
     from fixtures.harness import Check, Violation, step
-    from fixtures.repro import runtime
+    from fixtures import judge
 
     session = SimpleNamespace(traffic=None, seed=0, request_timeout=1.0, replay_input_for=lambda c: None,
                               prefix="kac-x-")
     check, resent = Check(session, "b", "P5", "", 19, 7), []
     at = check.record_step(step(19, 7, {}), resend=lambda: resent.append(1) or check.record_step(step(19, 7, {})))
-    check.answers[at] = runtime.Answer("ok", {"topics": [{"name": "kac-x-d", "error_code": 0}]})
+    check.answers[at] = judge.Answer("ok", {"topics": [{"name": "kac-x-d", "error_code": 0}]})
     with pytest.raises(Violation, match="answer 89"):
         check.expect_data({"kind": "field", "path": ["topics", "error_code"], "in": [89], "min_count": 1,
                            "retry_s": 30.0, "renew": {"max": 200, "burst": 22.0, "rate": 2.0, "margin": 1.25},

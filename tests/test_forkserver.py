@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from faults import forkserver, mutation
-from fixtures.targets.scratch import proc_stat
+from fixtures.brokers.scratch import proc_stat
 from fixtures.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -79,7 +79,7 @@ def test_a_forked_run_is_a_session_of_its_own_that_ctrl_c_stops(tmp_path, monkey
 
 @pytest.mark.parametrize("warm", ["1", "0"])
 def test_a_run_ends_as_an_interpreter_ends_its_threads_joined_and_exit_handlers_run(tmp_path, monkeypatch, warm):
-    """What a run leaves to its exit (fixtures/targets/cleanup.py stops brokers at exit) runs
+    """What a run leaves to its exit (fixtures/brokers/cleanup.py stops brokers at exit) runs
     in a forked run as in a fresh one."""
     monkeypatch.setenv("KAC_FORKSERVER", warm)
     done = tmp_path / "atexit"

@@ -136,7 +136,7 @@ def test_a_k2_finding_exports_a_reproducer_that_tells_the_fault_from_the_rule(tm
     """A K2 row that fails through a mutant exports (the overlay API is registered under the
     row's key by the exporter) and its repro.py exits 1 against the mutant, 0 against the
     emulation it broke."""
-    from fixtures.targets import make_target
+    from fixtures.brokers import make_target
 
     mutant = "proxy:k2-wrong-refusal-code@proxy:k2@tansu"
     env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp_path / "last"))

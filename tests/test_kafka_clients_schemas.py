@@ -21,7 +21,7 @@ HERE = Path(kafka_clients.__file__).resolve().parent
 @pytest.fixture(scope="module")
 def pinned_jar() -> Path:
     """The kafka-clients jar the manifest pins, resolved by the suite's Maven machinery."""
-    from fixtures.targets.kafka import resolve_release
+    from fixtures.brokers.kafka import resolve_release
     version = kafka_clients.manifest()["maven"].rsplit(":", 1)[1]
     jar = resolve_release(version) / kafka_clients.manifest()["jar"]
     assert jar.is_file(), jar

@@ -1,8 +1,8 @@
-"""What the suite writes in a Kafka node's server.properties (fixtures/targets/kafka.py),
+"""What the suite writes in a Kafka node's server.properties (fixtures/brokers/kafka.py),
 read without starting a JVM; what the broker then answers is in tests/test_kafka_target.py."""
 from __future__ import annotations
 
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 
 LINGER = "controller.quorum.append.linger.ms"
 
@@ -30,9 +30,9 @@ def test_zookeeper_mode_has_no_kraft_quorum_to_configure(tmp_path):
 
 
 def test_a_nodes_folders_go_to_memory_unless_the_user_names_a_place(monkeypatch, tmp_path):
-    """fixtures/targets/kafka.py ``data_root``: ``KAC_KAFKA_DATA_DIR``, else the TMPDIR the
+    """fixtures/brokers/kafka.py ``data_root``: ``KAC_KAFKA_DATA_DIR``, else the TMPDIR the
     user set, else /dev/shm when it is a writable tmpfs with room, else the system's temp."""
-    from fixtures.targets import kafka
+    from fixtures.brokers import kafka
 
     monkeypatch.setenv("KAC_KAFKA_DATA_DIR", str(tmp_path))
     monkeypatch.setenv("TMPDIR", "/somewhere")

@@ -29,8 +29,8 @@ from protocol.codec import APIS
 from fixtures.harness import Check
 from fixtures.results import read_rows
 from tests.row_checks import assert_well_formed
-from fixtures.targets import TargetError, make_target, scratch
-from fixtures.targets.kafka import NEWEST_RELEASE, data_root
+from fixtures.brokers import TargetError, make_target, scratch
+from fixtures.brokers.kafka import NEWEST_RELEASE, data_root
 from fixtures.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,7 +49,7 @@ def suite(tmp_path, *args, env=None, profile="ci"):
 
 def kafka_scratch(tmp_path) -> Path:
     """This test's own folder for the Kafka folders of its runs, where the suite puts them by
-    default (``/dev/shm`` when it has room: fixtures/targets/kafka.py ``data_root``), so the
+    default (``/dev/shm`` when it has room: fixtures/brokers/kafka.py ``data_root``), so the
     runs here are as fast as a user's and what they leave is found by this folder's name."""
     base = Path(data_root() or tmp_path)
     folder = base / f"kac-test-{hashlib.sha256(str(tmp_path).encode()).hexdigest()[:16]}"
@@ -78,7 +78,7 @@ def test_cluster_ids_are_what_kafkas_storage_tool_accepts():
     read such an id as an option and the broker did not start, one start in 64)."""
     import base64
 
-    from fixtures.targets.process import _kafka_uuid
+    from fixtures.brokers.process import _kafka_uuid
     for _ in range(5000):
         text = _kafka_uuid()
         assert not text.startswith("-") and len(text) == 22, text
@@ -110,7 +110,7 @@ def test_a_kafka_spec_that_cannot_run_is_one_line(tmp_path, spec, expect):
 def test_the_old_profile_spelling_still_names_a_preset_with_a_one_line_note(capsys):
     """``profile=`` was the preset's name before "profile" came to mean only --profile
     (hypothesis depth): it still works for one release, saying what to write instead."""
-    from fixtures.targets.kafka import parse_options
+    from fixtures.brokers.kafka import parse_options
     assert parse_options("kafka:4.4.0,profile=acl", "4.4.0,profile=acl") == ("4.4.0", 1, {}, "acl", "kraft")
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'profile=acl' is now 'preset=acl'" in err, err
@@ -192,7 +192,7 @@ def test_three_nodes_form_one_cluster_and_every_broker_answers(tmp_path):
 
 
 def test_a_later_broker_starts_from_a_copy_of_the_storage_tools_format_with_fresh_ids():
-    """fixtures/targets/formatted_storage.py: a node whose release and settings were formatted
+    """fixtures/brokers/formatted_storage.py: a node whose release and settings were formatted
     before is not formatted again (no storage tool ran: no format.log); its copy carries a
     cluster id and a directory id of its own, the broker starts from it and answers with
     that cluster id."""

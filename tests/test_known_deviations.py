@@ -334,7 +334,7 @@ def test_an_entry_is_confirmed_against_its_conforming_answer(noida, tmp_path):
 
 
 def test_a_conforming_broker_does_not_reproduce_the_entry(tmp_path):
-    from fixtures.targets import make_target
+    from fixtures.brokers import make_target
 
     target = make_target("proxy:kafka-config-shim@noida")
     info = target.start()

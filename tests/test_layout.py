@@ -137,9 +137,9 @@ def _snake(name: str) -> str:
 
 NAMES = {e.name for e in Errors} | {_snake(k.name) for k in ApiKey}
 
-#: The body of every exported repro.py runs with the standard library only and may not
-#: import the suite; tests/test_repro.py checks its one key against ApiKey.
-STANDALONE_FILES = {"fixtures/repro/runtime.py"}
+#: The judge's modules, the code of every exported repro.py, run with the standard library
+#: only and may not import the suite; tests/test_repro.py checks the API keys they number against ApiKey.
+STANDALONE_FILES = {str(p.relative_to(ROOT)) for p in (ROOT / "fixtures" / "judge").glob("*.py")}
 
 
 def _restated(source: str) -> list[tuple[int, str, int]]:
@@ -253,7 +253,7 @@ def _verdicts_outside_the_judge(source: str) -> list[tuple[int, str]]:
 
 
 def test_every_verdict_of_a_property_is_the_judges():
-    """No property decides a verdict outside the judge (fixtures/repro/runtime.judge, which
+    """No property decides a verdict outside the judge (fixtures.judge.judge, which
     every exported repro.py carries): a check states what a conforming broker answers as
     data (``check.expect_field`` ...) and the judge decides, so a row and its reproducer
     agree by construction (docs/results.md, "The judge")."""

@@ -22,7 +22,7 @@ import pytest
 from faults.mutants import all_mutants
 from fixtures.admin import one_partition, one_result
 from fixtures.harness import Check, Violation, step
-from fixtures.repro import runtime
+from fixtures import judge
 from fixtures.results import read_rows
 from protocol.apis import ApiKey
 
@@ -86,7 +86,7 @@ def _answered(api_key, version, body) -> Check:
     check = Check(SimpleNamespace(seed=0, request_timeout=1.0, replay_input_for=lambda c: None),
                   "offline", "P2", "", api_key, version)
     at = check.record_step(step(api_key, version, {}))
-    check.answers[at] = runtime.Answer("ok", body)
+    check.answers[at] = judge.Answer("ok", body)
     return check
 
 

@@ -78,6 +78,19 @@ def test_the_suite_is_the_installed_one(job, venv):
         assert Path(line).is_relative_to(venv) and not Path(line).is_relative_to(ROOT), p.stdout
 
 
+def test_the_wheel_carries_the_broker_plugins_sources(job, venv):
+    """The policy preset compiles the suite's broker plugins when a Kafka broker starts
+    (fixtures/brokers/kafka.py ``build_plugins``) from Java sources the wheel carries as
+    package data of ``fixtures.brokers`` (pyproject.toml); the recipe's runs start no such broker."""
+    p = job("python", "-c", "from fixtures.brokers.kafka import PLUGIN_SOURCES as s; "
+                            "print(s); print(*sorted(p.name for p in s.glob('*.java')))")
+    assert p.returncode == 0, p.stderr
+    folder, names = p.stdout.splitlines()
+    assert Path(folder).is_relative_to(venv), folder
+    assert names.split() == sorted(s.name for s in (ROOT / "fixtures" / "brokers" / "plugins").glob("*.java"))
+    assert len(names.split()) == 3
+
+
 def test_help_and_bad_input_are_one_line(job):
     p = job(COMMAND, "--help")
     assert p.returncode == 0 and "run" in p.stdout and "gate" in p.stdout, p.stdout + p.stderr

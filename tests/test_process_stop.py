@@ -1,4 +1,4 @@
-"""fixtures/targets/process.py: when a local broker's stop() returns, none of its processes
+"""fixtures/brokers/process.py: when a local broker's stop() returns, none of its processes
 runs and its scratch folder is gone. noida-db's command is a Python wrapper around the broker
 binary; the wrapper exits on SIGTERM at once and the binary writes ``data/kafka.json`` a moment
 later, which brought a removed folder back (a ``kac-noida-db-*`` folder left in TMPDIR, which
@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.targets import make_target, scratch
-from fixtures.targets.process import _group_alive
+from fixtures.brokers import make_target, scratch
+from fixtures.brokers.process import _group_alive
 from fixtures.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -35,7 +35,7 @@ def test_stop_returns_when_no_process_of_the_broker_runs_and_its_folder_stays_go
 
 
 CRASH = ("import os\n"
-         "from fixtures.targets import make_target\n"
+         "from fixtures.brokers import make_target\n"
          "target = make_target({spec!r}); target.start()\n"
          "print(target.workdir, flush=True)\n"
          "os._exit(3)\n")
@@ -45,7 +45,7 @@ CRASH = ("import os\n"
 def test_the_folder_of_a_run_killed_outright_goes_at_the_next_start_and_no_other(spec, tmp_path):
     """A run that dies without its ``stop()`` (``os._exit`` here; SIGKILL, the OOM killer)
     leaves its broker's folder: the broker dies with it, the folder cannot. The next start
-    removes it (``fixtures/targets/scratch.py``), and keeps a folder whose owner runs and one
+    removes it (``fixtures/brokers/scratch.py``), and keeps a folder whose owner runs and one
     that carries no owner stamp (another tool's)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), TMPDIR=str(tmp_path))
     crashed = subprocess.run([sys.executable, "-c", CRASH.format(spec=spec)], env=env, cwd=ROOT,
@@ -76,7 +76,7 @@ def test_a_gone_owners_folder_stays_while_a_folder_inside_it_has_an_owner_that_r
     """A test's folder of Kafka folders (tests/test_kafka_target.py ``kafka_scratch``) whose
     test worker was killed goes only when no run it started still uses a folder inside it."""
     gone = subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; "
-                           "from fixtures.targets import scratch; scratch.stamp(Path(sys.argv[1]))",
+                           "from fixtures.brokers import scratch; scratch.stamp(Path(sys.argv[1]))",
                            str(tmp_path / "kac-test-x")], cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                           capture_output=True, text=True, timeout=60, check=False,
                           preexec_fn=lambda: (tmp_path / "kac-test-x").mkdir())

@@ -28,7 +28,7 @@ from faults import mutation
 from faults.mutants import Frame, Mutant, all_mutants
 from faults.proxy import Proxy
 from fixtures.results import read_rows
-from fixtures.targets import TargetError, make_target
+from fixtures.brokers import TargetError, make_target
 
 ROOT = Path(__file__).resolve().parents[1]
 

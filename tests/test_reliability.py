@@ -32,7 +32,7 @@ def need_engine(spec: str) -> None:
     if not spec.startswith("container:"):
         return
     try:
-        from fixtures.targets.container import docker_client
+        from fixtures.brokers.container import docker_client
         docker_client("tests").close()
     except Exception as exc:
         if os.environ.get("KAC_REQUIRE_DOCKER") == "1":
@@ -76,7 +76,7 @@ def leftovers(run_pid: int, address: str) -> list[str]:
     if accepts(address):
         left.append(f"something still accepts connections at {address}")
     try:
-        from fixtures.targets.container import RUN_LABEL, docker_client
+        from fixtures.brokers.container import RUN_LABEL, docker_client
         client = docker_client("tests")
     except Exception:
         return left
@@ -236,7 +236,7 @@ def test_an_external_cluster_is_not_restarted_to_replay(tmp_path):
     """On a cluster the suite did not start there is nothing to restart: a broker that died
     mid-check stays an error row, with the reason no replay was made."""
     from fixtures.pool import BrokerPool
-    from fixtures.targets import BrokerInfo
+    from fixtures.brokers import BrokerInfo
     pool = BrokerPool(["bootstrap:127.0.0.1:1"])
     pool.infos["bootstrap:127.0.0.1:1"] = BrokerInfo("bootstrap:127.0.0.1:1", "127.0.0.1", 1, external=True)
     killed, why = pool.retry_on_fresh("bootstrap:127.0.0.1:1", [{"api_key": 3}], 1.0)

@@ -28,9 +28,11 @@ import pytest
 from protocol import codec, requests, wire
 from protocol.apis import ApiKey
 from protocol.errors import Errors
-from fixtures.repro import runtime
+from fixtures import judge
+from fixtures.judge import reader
+from fixtures.judge.replay import _who
 from fixtures.results import read_rows
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -98,7 +100,7 @@ def test_the_stdlib_decoder_reads_real_answers_as_the_codec_does(broker):
                     if not ex.ok:
                         continue
                     schema = codec.APIS[key].response_schema
-                    cid, mine = runtime.decode_response(schema, key, v, ex.raw)
+                    cid, mine = judge.decode_response(schema, key, v, ex.raw)
                     assert cid == ex.correlation_id
                     theirs = _plain(ex.response)
                     assert _common(mine, theirs) == _common(theirs, mine), (key, v)
@@ -110,8 +112,9 @@ def test_the_stdlib_decoder_reads_real_answers_as_the_codec_does(broker):
 
 
 def test_the_standalone_decoder_knows_apiversions_by_kafkas_key():
-    """runtime.py may not import the suite: its one API key is checked against protocol here."""
-    assert runtime.API_VERSIONS == ApiKey.ApiVersions
+    """fixtures/judge may not import the suite: the API keys it numbers are checked against protocol here."""
+    assert judge.API_VERSIONS == ApiKey.ApiVersions
+    assert (reader.SASL_HANDSHAKE, reader.SASL_AUTHENTICATE) == (ApiKey.SaslHandshake, ApiKey.SaslAuthenticate)
 
 
 def _api_versions_v3(cid):
@@ -127,13 +130,13 @@ def test_an_apiversions_answer_read_neither_as_asked_nor_as_v0_is_undecodable():
     request still reads as v0."""
     schema = codec.APIS[ApiKey.ApiVersions].response_schema
     whole = _api_versions_v3(7)
-    ok = runtime.read_answer(schema, ApiKey.ApiVersions, 3, 7, "ok", whole)
+    ok = judge.read_answer(schema, ApiKey.ApiVersions, 3, 7, "ok", whole)
     assert ok.status == "ok" and ok.response["api_keys"][0]["max_version"] == 12
     for cut in range(1, len(whole) - 4):
-        a = runtime.read_answer(schema, ApiKey.ApiVersions, 3, 7, "ok", whole[:-cut])
+        a = judge.read_answer(schema, ApiKey.ApiVersions, 3, 7, "ok", whole[:-cut])
         assert a.status == "undecodable" and a.detail.startswith("the answer does not parse as v3"), (cut, a.detail)
     v0 = struct.pack(">ihi", 7, Errors.UNSUPPORTED_VERSION, 0)   # as Kafka answers too new a version
-    fallback = runtime.read_answer(schema, ApiKey.ApiVersions, 3, 7, "ok", v0)
+    fallback = judge.read_answer(schema, ApiKey.ApiVersions, 3, 7, "ok", v0)
     assert fallback.status == "ok" and fallback.response["error_code"] == Errors.UNSUPPORTED_VERSION
 
 
@@ -206,41 +209,41 @@ def test_every_failing_row_of_a_fixed_seed_tansu_run_reproduces_against_tansu(tm
     assert p.returncode == 0
 
 
-# -- the runtime's verdicts, offline ------------------------------------------------------------
+# -- the judge's verdicts, offline --------------------------------------------------------------
 
 def _answers(*bodies):
-    return {i: runtime.Answer("ok", b) for i, b in enumerate(bodies)}
+    return {i: judge.Answer("ok", b) for i, b in enumerate(bodies)}
 
 
 def test_a_comparison_with_a_later_step_waits_for_it_and_counts_equivalent_codes():
     e = {"step": 0, "kind": "same", "path": ["r", {"n": "a"}, "c"], "other": {"step": 1, "path": ["r", {"n": "b"}, "c"]},
          "equivalent": [[42, 73]]}
     a = _answers({"r": [{"n": "a", "c": 42}]}, {"r": [{"n": "b", "c": 73}]})
-    assert runtime.judge(e, a) is None
-    assert runtime.judge({**e, "equivalent": None}, a) is not None
-    assert runtime.judge(e, {0: a[0]}) == "the answer compared with is missing"
+    assert judge.judge(e, a) is None
+    assert judge.judge({**e, "equivalent": None}, a) is not None
+    assert judge.judge(e, {0: a[0]}) == "the answer compared with is missing"
 
 
 def test_a_when_condition_judges_only_where_it_holds():
     e = {"step": 1, "kind": "field", "path": ["t", {"n": "x"}, "c"], "not_in": [0],
          "when": {"step": 0, "path": ["r", {"n": "x"}, "c"], "in": [0]}}
     listed = {"t": [{"n": "x", "c": 0}]}
-    assert runtime.judge(e, _answers({"r": [{"n": "x", "c": 0}]}, listed)) is not None     # NONE: must be gone
-    assert runtime.judge(e, _answers({"r": [{"n": "x", "c": 7}]}, listed)) is None         # kept: not judged
+    assert judge.judge(e, _answers({"r": [{"n": "x", "c": 0}]}, listed)) is not None     # NONE: must be gone
+    assert judge.judge(e, _answers({"r": [{"n": "x", "c": 7}]}, listed)) is None         # kept: not judged
 
 
 def test_notes_are_not_verdicts_and_an_empty_match_is_vacuous():
     a = _answers({"r": []})
     for note in ({"step": 0, "kind": "caveat", "says": "x"}, {"step": 0, "kind": "id", "topic": "t", "id": "0" * 32}):
-        assert runtime.judge(note, a) is None and not runtime.judged(note)
+        assert judge.judge(note, a) is None and not judge.judged(note)
     field = {"step": 0, "kind": "field", "path": ["r", {"n": "a"}, "c"], "in": [0]}
-    assert runtime.judge(field, a) is None and runtime.vacuous(field, a)
-    assert not runtime.vacuous({**field, "count": 1}, a) and runtime.judge({**field, "count": 1}, a) is not None
+    assert judge.judge(field, a) is None and judge.vacuous(field, a)
+    assert not judge.vacuous({**field, "count": 1}, a) and judge.judge({**field, "count": 1}, a) is not None
 
 
 def test_topic_ids_are_learned_from_answers():
     ids = {}
-    runtime.learn_ids({"topics": [{"name": "t", "topic_id": "00000000-0000-0000-0000-00000000000a"},
+    judge.learn_ids({"topics": [{"name": "t", "topic_id": "00000000-0000-0000-0000-00000000000a"},
                                   {"name": "u", "topic_id": None}]}, ids)
     assert ids == {"t": "00000000-0000-0000-0000-00000000000a"}
 
@@ -282,9 +285,9 @@ def test_a_stale_correlation_id_is_reproduced_with_the_request_the_connection_ca
     [step] = data["steps"]
     assert step["prior"]["correlation_id"] != step["correlation_id"]
     with make_target("proxy:stale-correlation-id@noida") as bad, make_target("proxy:none@noida") as good:
-        under = runtime.run(data, bad.host, bad.port, out=lambda *a: None)
-        clean = runtime.run(data, good.host, good.port, out=lambda *a: None)
-    assert (under, clean) == (runtime.REPRODUCED, runtime.CONFORMS)
+        under = judge.run(data, bad.host, bad.port, out=lambda *a: None)
+        clean = judge.run(data, good.host, good.port, out=lambda *a: None)
+    assert (under, clean) == (judge.REPRODUCED, judge.CONFORMS)
 
 
 def test_an_unanswered_example_the_suite_did_not_resend_may_not_reproduce_standalone():
@@ -342,7 +345,7 @@ def test_a_reproducer_that_cannot_connect_is_undecided(tmp_path):
                              "api_version": 0, "broker": "x", "message": "m", "source": "s",
                              "counterexample": ce}) + "\n")
     assert export(f, 1, tmp_path / "o").returncode == 0
-    from fixtures.targets.target import free_port
+    from fixtures.brokers.target import free_port
     p = repro(tmp_path / "o", f"127.0.0.1:{free_port()}")
     assert p.returncode == 2 and "cannot connect" in p.stdout, p.stdout
 
@@ -367,15 +370,15 @@ def test_a_reproducer_signs_in_as_each_steps_principal_with_the_presets_users():
     from fixtures.repro.export import build
     data = build(_acl_row("proxy:none@kafka:4.4.0,preset=acl"))
     assert data["sasl"]["users"] == {n: list(up) for n, up in acl.USERS.items()}
-    assert [runtime._who(data, s) for s in data["steps"]] == ["super", "restricted"]
-    assert runtime.logins(data) == acl.USERS
+    assert [_who(data, s) for s in data["steps"]] == ["super", "restricted"]
+    assert judge.logins(data) == acl.USERS
     assert build(_acl_row("noida"))["sasl"]["users"]["restricted"] == ["kac-restricted", None]
 
 
 def test_a_reproducer_without_a_principals_password_says_how_to_give_it(tmp_path):
     """Off the suite's own preset the passwords are not carried: repro.py is undecided and
     names ``--sasl``; given there, it goes on (and here finds nothing listening)."""
-    from fixtures.targets.target import free_port
+    from fixtures.brokers.target import free_port
     f = tmp_path / "results.jsonl"
     from fixtures import jsonable
     f.write_text(json.dumps(jsonable.dump(_acl_row("external"))) + "\n")

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from fixtures import shards
-from fixtures.repro.runtime import Answer
+from fixtures.judge import Answer
 from fixtures.traffic import MAX_PER_CELL, Finding, TrafficLog
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -43,7 +43,7 @@ from faults.proxy import Proxy
 from fixtures.admin import Admin
 from fixtures import leftovers
 from fixtures.results import read_rows
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 from fixtures.waiting import eventually
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -460,7 +460,7 @@ def replicas(address) -> dict:
 def kafka_cluster():
     """Someone's Kafka cluster (one node of the newest release): topics with records, a
     group with committed offsets, a committed transaction and an open one."""
-    from fixtures.targets.kafka import NEWEST_RELEASE
+    from fixtures.brokers.kafka import NEWEST_RELEASE
     target = make_target(f"kafka:{NEWEST_RELEASE}")
     info = target.start()
     address = (info.host, info.port)

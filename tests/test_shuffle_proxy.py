@@ -23,7 +23,7 @@ from pathlib import Path
 from faults.mutants import all_mutants
 from faults.mutation import test_key as cell_key
 from faults.proxy import Proxy
-from fixtures.repro import runtime
+from fixtures import judge
 from fixtures.results import read_rows
 from protocol import array_order, requests, wire
 from protocol.apis import ApiKey
@@ -51,7 +51,7 @@ def test_the_shim_reorders_a_real_answer_and_keeps_every_entry(noida):
         assert all(o != listed for o in orders), "the shim left an answer in the broker's order"
         shuffled = conn.send(ApiKey.DescribeConfigs, 4, body).response
         arrays = array_order.judge_arrays(ApiKey.DescribeConfigs)
-        assert runtime.canon(shuffled, "", arrays) == runtime.canon(plain, "", arrays)
+        assert judge.canon(shuffled, "", arrays) == judge.canon(plain, "", arrays)
         assert not proxy.errors, proxy.errors
     finally:
         conn.close()

@@ -25,7 +25,7 @@ import pytest
 from faults.mutants import all_mutants
 from faults.proxy import Proxy
 from fixtures.results import read_rows
-from fixtures.targets import TargetError, make_target
+from fixtures.brokers import TargetError, make_target
 from protocol import codec, requests, wire
 from protocol.apis import ApiKey
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 
 ROOT = Path(__file__).resolve().parent.parent
 

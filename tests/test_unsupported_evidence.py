@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from fixtures.results import read_rows
-from fixtures.targets import TargetError, make_target
+from fixtures.brokers import TargetError, make_target
 from reference import switches
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.targets import make_target
+from fixtures.brokers import make_target
 
 from tests.test_unsupported_evidence import asked, rows_of
 

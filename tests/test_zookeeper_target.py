@@ -14,7 +14,7 @@ import sys
 import pytest
 
 from fixtures.results import read_rows
-from fixtures.targets import TargetError, make_target
+from fixtures.brokers import TargetError, make_target
 from protocol import requests, wire
 from protocol.apis import ApiKey, ConfigResourceType
 from reference import modes, release_lines

@@ -7,7 +7,7 @@ in ``manifest.json`` (``--names`` adds APIs) byte for byte next to this module a
 jar's name, SHA-256 and Maven coordinates (read from the jar's ``META-INF/maven`` properties
 when present, else from its file name) in the manifest. The jar of a release is on Maven
 Central as ``org.apache.kafka:kafka-clients:VERSION``; the suite's own resolution
-(``fixtures.targets.kafka.resolve_release``) caches it under ``~/.cache/kafka-admin-conformance``.
+(``fixtures.brokers.kafka.resolve_release``) caches it under ``~/.cache/kafka-admin-conformance``.
 """
 from __future__ import annotations
 

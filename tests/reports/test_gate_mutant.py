@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.targets import TargetError, make_target
+from fixtures.brokers import TargetError, make_target
 
 ROOT = Path(__file__).resolve().parents[2]
 MUTANT = "proxy:unadvertise=60@tansu"        # 60: DescribeCluster (KIP-700)
