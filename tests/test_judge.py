@@ -16,6 +16,7 @@ from __future__ import annotations
 import inspect
 
 from fixtures import harness
+from fixtures.check import judging, recorder
 from fixtures.repro import export, runtime
 from protocol.errors import Errors
 
@@ -24,7 +25,7 @@ NAMES = {int(c): c.name for c in Errors}
 
 def test_the_harness_judges_with_the_reproducers_judge():
     assert harness.judge is runtime.judge
-    assert harness.runtime is runtime
+    assert judging.runtime is runtime and recorder.runtime is runtime
     source = inspect.getsource(harness.Check.record_answer)
     assert "runtime.read_answer(" in source        # the answers the judge reads, as repro.py reads them
     assert export.RUNTIME.read_text(encoding="utf-8").count("def judge(") == 1     # the text repro.py carries
