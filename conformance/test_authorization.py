@@ -216,7 +216,7 @@ def test_a2_authorization_errors_do_not_reveal_whether_a_topic_exists(check, api
             _untouched(admin, api_key, names)
 
     check.given(st.fixed_dictionaries({"order": st.permutations(ROLES)}), judged,
-                max_examples=min(2, check.session.max_examples))
+                max_examples=min(2, check.context.budget.max_examples))
 
 
 def _names(found) -> str:

@@ -414,7 +414,7 @@ def _c4(check, api_key: int, version: int, kind: str, first: dict | None = None)
                    "and fails over (ConfigurationControlManager switch on a null OpType)")
     case = _c4_case(check, admin, api_key, version)
     if kind != "value out of range" or check.replaying:
-        n = 1 if kind == "unknown operation" else max(2, check.session.max_examples // 2)
+        n = 1 if kind == "unknown operation" else max(2, check.context.budget.max_examples // 2)
         check.given(c4_cases(api_key == INCREMENTAL, kinds=[kind]), case, max_examples=n, first=first)
         return
     bad, first_ce = [], None

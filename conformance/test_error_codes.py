@@ -162,7 +162,7 @@ def _where(api_key: int, code: int) -> str:
 
 def provoked_codes(check, api_key: int, gated) -> list[int]:
     """The gated codes this broker answered in the run at a version of ``api_key`` that has them."""
-    log = traffic.log_of(check.session)
+    log = traffic.log_of(check)
     rng = check.broker.advertised(api_key)
     if log is None or rng is None:
         return []

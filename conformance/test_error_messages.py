@@ -339,5 +339,5 @@ def test_p6_errors_carry_a_message_and_successes_none(check, api_key, version):
 def traffic_codes(check, api_key: int, version: int) -> set[int]:
     """Every error code this broker answered ``api_key`` at ``version`` with in the run so
     far (other checks' answers included: fixtures/traffic.py)."""
-    log = traffic.log_of(check.session)
+    log = traffic.log_of(check)
     return set(log.codes(check.spec, api_key, version)) if log is not None else set()

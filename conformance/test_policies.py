@@ -67,7 +67,7 @@ KINDS = {ApiKey.CreateTopics: ("ok", "name", "config"), ApiKey.AlterConfigs: ("o
 def policy_target(check):
     """The target's policy logs; Unsupported unless the broker runs the suite's policies."""
     info = check.broker
-    target = check.session.pool.targets.get(check.spec)
+    target = check.context.pool.targets.get(check.spec)
     if info.preset != "policy" or not hasattr(target, "policy_logs"):
         raise Unsupported("needs a broker running the suite's policies: kafka:VERSION,preset=policy "
                           "(no other target can load a policy)")

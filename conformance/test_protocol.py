@@ -37,7 +37,7 @@ def _requests(check, api_key, version):
     so the APIs answer more than UNKNOWN_TOPIC_OR_PARTITION; on an external cluster
     without --allow-destructive no topic is created."""
     existing = (provoked_topics.existing_topics(check, api_key)
-                if provoked_topics.names_topics(api_key) and not (check.broker.external and not check.session.allow_destructive)
+                if provoked_topics.names_topics(api_key) and not (check.broker.external and not check.context.allow_destructive)
                 else [])
     return provoking.requests(api_key, version, check.prefix, existing)
 

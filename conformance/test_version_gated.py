@@ -278,7 +278,7 @@ def test_p5_over_the_mutation_quota_only_new_versions_answer_89_older_ones_are_t
                                         "reports the throttle)")
 
     try:
-        check.given(st.integers(1, 2), over_quota, max_examples=min(3, check.session.max_examples))
+        check.given(st.integers(1, 2), over_quota, max_examples=min(3, check.context.budget.max_examples))
     except Violation:
         if never:           # the drain's own requests, not an example that re-raised its verdict
             check.set_counterexample(never["example"])

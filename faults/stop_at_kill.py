@@ -19,7 +19,7 @@ other P1 cells before its first DescribeCluster one). Only the order changes, so
 tests are asked whenever no kill stops the run.
 
 The suite mirrors a row's outcome in pytest: a ``fail`` row is an xfail whose reason starts
-``fail:`` (``fixtures/plugin.py``), so that is what is read here; the row itself is written
+``fail:`` (``fixtures/plugin/rows.py``), so that is what is read here; the row itself is written
 before the report, and the session, stopped, still closes the run (incomplete).
 """
 from __future__ import annotations

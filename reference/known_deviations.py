@@ -18,7 +18,7 @@ where given, the ``input_regex`` over the counterexample's input (a race's write
 
 A broker an entry does not apply to (tansu, noida, a Kafka release or mode the entry does
 not list) that answers exactly as the entry's Kafka does keeps its ``fail``: the row's
-message names the entry (:func:`answered_as`, :func:`note`, written by ``fixtures/plugin.py``;
+message names the entry (:func:`answered_as`, :func:`note`, written by ``fixtures/plugin/rows.py``;
 "as Apache Kafka 3.3-4.4 answers: known deviation ID"), as s3-tests marks ``fails_on_aws``,
 so the reports show it apart from that broker's own deviations without ever calling it known.
 

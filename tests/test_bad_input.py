@@ -1,7 +1,7 @@
 """Bad input of ``kafka-admin-conformance run`` (issue 55, item 6): one line on stderr, exit
 2, within seconds, before any worker, JVM, broker or Spark job starts, and no run folder or
 report left (fixtures/console.py ``check_run``, which calls the plugin's own checks,
-fixtures/plugin.py ``check_options``, and each target's, ``Target.check``).
+fixtures/plugin/options.py ``check_options``, and each target's, ``Target.check``).
 
 Each case runs the command as a user does and counts stderr's non-empty lines. That nothing
 started is what stdout (empty: no worker, pytest or Spark said anything) and the results and

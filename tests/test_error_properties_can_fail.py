@@ -79,24 +79,23 @@ def test_a_p5_finding_in_another_checks_traffic_fails_the_p5_row_of_its_cell():
 
     from conformance import test_error_codes  # noqa: F401  (registers the P5 screen)
     from fixtures import traffic
-    from fixtures.harness import Check, Violation, step
+    from fixtures.harness import Check, CheckContext, Violation, step
     from fixtures import judge
 
     log = traffic.TrafficLog()
-    session = SimpleNamespace(traffic=log, seed=0, request_timeout=1.0, replay_input_for=lambda c: None,
-                              prefix="kac-x-")
-    p2 = Check(session, "b", "P2", "", 19, 3)
+    context = CheckContext("b", "kac-x-", request_timeout=1.0, traffic=log)
+    p2 = Check(context, "P2", "", 19, 3)
     ok = {"throttle_time_ms": 0, "topics": [{"name": "t", "error_code": 0, "error_message": None}]}
     bad = {"throttle_time_ms": 0, "topics": [{"name": "t", "error_code": 89, "error_message": None}]}
     request = {"topics": [{"name": "t"}], "timeout_ms": 1}
 
     def seen(version, body):      # one answer of P2's, as the client hands it to the screens
         at = p2.record_step(step(19, version, request))
-        log.observe(p2, 19, version, request, SimpleNamespace(response=body, step=at), judge.Answer("ok", body))
+        log.observe(p2, 19, version, request, SimpleNamespace(response=body), judge.Answer("ok", body), at)
 
     seen(3, ok)
     seen(6, bad)        # 89 is allowed from v6
-    p5 = Check(session, "b", "P5", "", 19, 3)
+    p5 = Check(context, "P5", "", 19, 3)
     assert traffic.judge_seen(p5, "P5", 19, 3) == 1
     seen(3, bad)
     with pytest.raises(Violation, match=r"seen by P2 CreateTopics v3: .*THROTTLING_QUOTA_EXCEEDED \(89\) at v3"):
@@ -112,14 +111,10 @@ def test_a_renew_poll_is_judged_on_the_checks_own_answer_and_never_resent_in_pro
     (``renew``); in-process the check sent those new requests itself, so a failing renew
     expectation is the check's verdict at once, never a resend of the same request (which
     would only answer TOPIC_ALREADY_EXISTS)."""
-    from types import SimpleNamespace
-
-    from fixtures.harness import Check, Violation, step
+    from fixtures.harness import Check, CheckContext, Violation, step
     from fixtures import judge
 
-    session = SimpleNamespace(traffic=None, seed=0, request_timeout=1.0, replay_input_for=lambda c: None,
-                              prefix="kac-x-")
-    check, resent = Check(session, "b", "P5", "", 19, 7), []
+    check, resent = Check(CheckContext("b", "kac-x-", request_timeout=1.0), "P5", "", 19, 7), []
     at = check.record_step(step(19, 7, {}), resend=lambda: resent.append(1) or check.record_step(step(19, 7, {})))
     check.answers[at] = judge.Answer("ok", {"topics": [{"name": "kac-x-d", "error_code": 0}]})
     with pytest.raises(Violation, match="answer 89"):

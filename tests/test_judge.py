@@ -24,6 +24,7 @@ import pytest
 
 from fixtures import harness
 from fixtures import judge
+from fixtures.check import judging, recorder
 from fixtures.judge import matching, reader, replay, values, verdicts
 from fixtures.repro import export
 from protocol.errors import Errors
@@ -32,7 +33,8 @@ NAMES = {int(c): c.name for c in Errors}
 
 
 def test_the_harness_judges_with_the_reproducers_judge():
-    assert harness.judge is judge.judge and harness.read_answer is judge.read_answer
+    assert harness.judge is judge.judge and judging.judge is judge.judge
+    assert recorder.read_answer is judge.read_answer
     source = inspect.getsource(harness.Check.record_answer)
     assert "read_answer(" in source        # the answers the judge reads, as repro.py reads them
     assert export.judge_source().count("def judge(") == 1     # the text repro.py carries

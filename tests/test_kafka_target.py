@@ -26,7 +26,7 @@ from conformance.parametrize import ADMIN_KEYS
 from protocol import requests, wire
 from protocol.apis import DECLARATIONS, NOT_DECLARED, ApiKey, ConfigResourceType
 from protocol.codec import APIS
-from fixtures.harness import Check
+from fixtures.harness import Check, CheckContext
 from fixtures.results import read_rows
 from tests.row_checks import assert_well_formed
 from fixtures.brokers import TargetError, make_target, scratch
@@ -219,16 +219,14 @@ def test_a_later_broker_starts_from_a_copy_of_the_storage_tools_format_with_fres
 
 def _leaders_hear_the_checks_client_id(info):
     """A partition request on a cluster goes to each partition's leader
-    (``fixtures.harness.Client._to_leaders``); every leader hears the check's client id, the
+    (``fixtures.check.client.Client._to_leaders``); every leader hears the check's client id, the
     one its steps record and a quota is charged to (preset=quota), not the suite's default."""
     topic, who = "kac-0c1d00-spread", "kac-0c1d00-quota"
     with wire.Connection(*info.addresses[0], timeout=30) as conn:
         made = conn.send(ApiKey.CreateTopics, 7, requests.create_topics(7, [requests.topic(topic, 3, 1)]))
     assert made.ok and made.response["topics"][0]["error_code"] == 0, made.describe()
-    session = SimpleNamespace(seed=0, request_timeout=15.0, replay_input_for=lambda c: None, traffic=None,
-                              pool=SimpleNamespace(info=lambda spec: info), prefix="kac-0c1d00-",
-                              next_node=lambda spec: 0)
-    check = Check(session, "kafka", "P1", "", ApiKey.ListOffsets, 7)
+    run = SimpleNamespace(pool=SimpleNamespace(info=lambda spec: info), next_node=lambda spec: 0)
+    check = Check(CheckContext("kafka", "kac-0c1d00-", run=run), "P1", "", ApiKey.ListOffsets, 7)
     client = check.client(client_id=who)
 
     def every_leader_answers():

@@ -266,17 +266,26 @@ def test_s1_draws_a_resource_twice_only_where_the_shape_is_not_avoided(avoided):
 
 
 def test_the_harness_refuses_to_send_an_avoided_shape():
-    from fixtures.harness import Check, KnownShapeDrawn
+    from types import SimpleNamespace
 
-    c = Check.__new__(Check)
-    c.asks_known, c._avoided = None, frozenset({kd.ALTER_CONFIGS_RESOURCE_TWICE})
+    from fixtures.harness import Check, CheckContext, KnownShapeDrawn
+    from fixtures.brokers.target import BrokerInfo
+
+    def check_of(impl, version, asks_known=None):
+        info = BrokerInfo("b", "localhost", 9092, impl=impl, version=version)
+        run = SimpleNamespace(pool=SimpleNamespace(info=lambda spec: info))
+        return Check(CheckContext("b", "kac-x-", run=run, asks_known=asks_known), "C1", "", ApiKey.AlterConfigs, 0)
+
+    c = check_of("apache-kafka", "4.4.0")
+    assert kd.ALTER_CONFIGS_RESOURCE_TWICE in c.avoided_shapes
     twice = {"resources": [{"resource_type": 2, "resource_name": "t", "configs": []}] * 2, "validate_only": False}
     with pytest.raises(KnownShapeDrawn, match="alter-configs-resource-named-twice"):
         c.not_a_known_shape(ApiKey.AlterConfigs, 0, twice)
     c.not_a_known_shape(ApiKey.AlterConfigs, 0, {**twice, "resources": twice["resources"][:1]})
     c.not_a_known_shape(ApiKey.IncrementalAlterConfigs, 0, twice)
-    c._avoided = frozenset()
-    c.not_a_known_shape(ApiKey.AlterConfigs, 0, twice)
+    check_of("tansu", "0.6.0").not_a_known_shape(ApiKey.AlterConfigs, 0, twice)     # no deviation there
+    dedicated = [e.id for e in kd.applying("apache-kafka", "4.4.0") if e.shape.id == kd.ALTER_CONFIGS_RESOURCE_TWICE]
+    check_of("apache-kafka", "4.4.0", tuple(dedicated)).not_a_known_shape(ApiKey.AlterConfigs, 0, twice)
 
 
 # -- python -m fixtures.known --------------------------------------------------------------

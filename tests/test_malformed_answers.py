@@ -15,13 +15,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from faults.mutants import all_mutants
 from fixtures.admin import one_partition, one_result
-from fixtures.harness import Check, Violation, step
+from fixtures.harness import Check, CheckContext, Violation, step
 from fixtures import judge
 from fixtures.results import read_rows
 from protocol.apis import ApiKey
@@ -83,8 +82,7 @@ def _answer(*names):
 def _answered(api_key, version, body) -> Check:
     """A check whose one step (``api_key`` at ``version``) got ``body`` as its answer, as the
     judge reads answers (no broker: the reader and the judge alone)."""
-    check = Check(SimpleNamespace(seed=0, request_timeout=1.0, replay_input_for=lambda c: None),
-                  "offline", "P2", "", api_key, version)
+    check = Check(CheckContext("offline", "kac-x-", request_timeout=1.0), "P2", "", api_key, version)
     at = check.record_step(step(api_key, version, {}))
     check.answers[at] = judge.Answer("ok", body)
     return check

@@ -17,8 +17,8 @@ def test_a_gated_code_counts_as_provoked_only_at_a_version_that_has_it():
 
     log = traffic.TrafficLog()
     broker = SimpleNamespace(advertised=lambda k: (2, 7))
-    check = SimpleNamespace(spec="b", prop="P2", api_key=ApiKey.CreateTopics, api_version=3,
-                            session=SimpleNamespace(traffic=log), broker=broker)
+    check = SimpleNamespace(spec="b", prop="P2", api_key=ApiKey.CreateTopics, api_version=3, asks_known=None,
+                            context=SimpleNamespace(traffic=log), broker=broker)
     gated = [Errors.THROTTLING_QUOTA_EXCEEDED]
     ok = {"throttle_time_ms": 0, "topics": [{"name": "t", "error_code": 0}]}
     throttled = {"throttle_time_ms": 9, "topics": [{"name": "t", "error_code": Errors.THROTTLING_QUOTA_EXCEEDED}]}

@@ -4,7 +4,7 @@ against a broker that never answers).
 ``proxy:mute@tansu`` answers ApiVersions, so the suite starts, and swallows every other
 request with the connection left open (``faults/mutants/protocol.py``). A check that sent
 a request the broker never answered must end after about one request timeout: hypothesis
-does not re-send the silent example while shrinking (``fixtures/harness.py``), a check that
+does not re-send the silent example while shrinking (``fixtures/check/runner.py``), a check that
 runs several ``given`` (C4) does not send again, and a request a check sends without
 ``Client.answered`` (D1's DeleteTopics, P3's above-max version) counts as unanswered too.
 Each cell below took several timeouts before that (C4 ten, P3 twelve, D1 three).

@@ -67,7 +67,7 @@ def run_s1(check, focus: int) -> None:
     message and counterexample."""
     row = Row(check, focus)
     row.require()
-    recorded = check._replay_input     # --replay: the counterexample to re-run, or None
+    recorded = check.replay_input     # --replay: the counterexample to re-run, or None
     try:
         row.learn()
     except Violation as verdict:
@@ -79,8 +79,8 @@ def run_s1(check, focus: int) -> None:
         replay_counterexample(row, recorded)
         return
     profile = row.profile
-    shrink = limit(getattr(check.session, "shrink_seconds", None), SHRINK_SECONDS, profile, 30)
-    machine_settings = settings(max_examples=check.session.max_examples,
+    shrink = limit(check.context.budget.shrink_seconds, SHRINK_SECONDS, profile, 30)
+    machine_settings = settings(max_examples=check.context.budget.max_examples,
                                 stateful_step_count=STEPS.get(profile, 20), deadline=None, database=None,
                                 report_multiple_bugs=False, derandomize=False,
                                 suppress_health_check=list(HealthCheck), phases=phases(shrink))

@@ -1,6 +1,6 @@
 """The model's answers as data: what a conforming broker answers to each step of an S1
 example, stated as the check's expectations (``docs/results.md``, "Expectations"). They are
-S1's verdicts: the judge (``fixtures/harness.py``, the function every exported repro.py
+S1's verdicts: the judge (``fixtures/check/judging.py``, the function every exported repro.py
 carries) decides each one when it is stated, so a reproducer judges a broker by these
 alone, without the model. Each function states one kind of answer: the error codes of a
 step's entries, the facts of a NONE entry (``cluster_model.Expect.verify``), Metadata of a

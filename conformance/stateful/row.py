@@ -43,7 +43,7 @@ class Row:
     def __init__(self, check, focus: int):
         self.check = check
         self.focus = focus
-        self.profile = check.session.profile
+        self.profile = check.context.budget.profile
         self.watch_configs = BY_KEY[focus].config_row
         self.watch_logs = BY_KEY[focus].log_row
         self.ranges = self._ranges()

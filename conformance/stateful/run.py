@@ -56,16 +56,14 @@ class Run:
         try:
             yield
         except Violation as verdict:
-            if getattr(verdict, "scripted", False):      # a block within already said so
+            if verdict.scripted:      # a block within already said so
                 raise
             problem = str(verdict)
             if line is not None:
                 self.script.append(line() if callable(line) else line)
             self.script.append(f"   !! {abbreviate(problem, self.sub)}")
             self.row.record_failure(self, problem, verdict)
-            scripted = verdict.restated(self.row.message(self, problem))
-            scripted.scripted = True
-            raise scripted from None
+            raise verdict.restated(self.row.message(self, problem), scripted=True) from None
 
     def send(self, api: int, v: int, body: dict, line: str) -> dict:
         with self.judging(f"{line} -> no answer"):

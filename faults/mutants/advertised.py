@@ -3,7 +3,7 @@
 A client learns what a broker serves from its ApiVersions answer (KIP-35, "Retrieving
 protocol version"; Kafka: ``apache/kafka clients/src/main/java/org/apache/kafka/clients/NodeApiVersions.java``),
 and so does the suite: a check of an API the broker does not advertise is ``unsupported``,
-citing the advertised versions (fixtures/harness.py, fixtures/admin.py). That verdict is
+citing the advertised versions (fixtures/check/asking.py, fixtures/admin.py). That verdict is
 right, so no property catches this mutant: it is not a property's fault. What must catch
 it is the release gate: a cell that passed in the baseline and is now unsupported lost its
 verdict, and ``reports/gate.py`` fails on it unless told ``--allow-new-unsupported``

@@ -4,7 +4,7 @@ Independent brokers do panic on some requests (ENVIRONMENT.md: "expect one to dr
 connection or panic on some requests"). From the suite's side that looks exactly like a
 broker killed from outside while the check waited, so the plugin starts a fresh broker of
 the same target and re-sends the check's requests: only when the fresh broker dies again
-is the row a ``fail`` (``fixtures/plugin.py`` ``_broker_gone``). This mutant is that
+is the row a ``fail`` (``fixtures/plugin/rows.py`` ``broker_gone``). This mutant is that
 broker: it kills the broker behind the proxy (``self.target.kill()``) whenever it sees the
 request, and so does the fresh instance's proxy.
 """
