@@ -57,7 +57,7 @@ def arrays(api_key: int) -> dict[str, object]:
 
 def ordered(api_key: int, path: str) -> bool:
     """Whether Kafka defines the order of the array at ``path`` of the API's answer."""
-    return (api_key, path) in ORDERED           # an int or an ApiKey: an overlay API (K2) has no ApiKey
+    return (api_key, path) in ORDERED           # an int or an ApiKey: an overlay API has no ApiKey
 
 
 def _declared(api_key: int) -> dict[str, tuple[str, ...]]:

@@ -117,7 +117,7 @@ def delete_topics(v: int, names: Sequence[str | None] = (), *, ids: Sequence[uui
 def delete_topics_entries(v: int, entries: Sequence[tuple[str | None, uuid.UUID | None]], *,
                           timeout_ms: int = TIMEOUT_MS) -> dict:
     """DeleteTopics with entries in a given order, each ``(name, id)`` (one of them None):
-    the order a request lists names and ids in is part of what S1 sends."""
+    the order a request lists names and ids in is part of what is sent."""
     if v >= 6:
         return {"topics": [{"name": n, "topic_id": i if i is not None else ZERO_UUID} for n, i in entries],
                 "timeout_ms": timeout_ms}
