@@ -95,6 +95,7 @@ def end_txn(v: int, transactional_id: str, producer_id: int, producer_epoch: int
 
 # -- a classic group member (JoinGroup, SyncGroup, LeaveGroup), as a consumer -------------
 
+@builds(ApiKey.JoinGroup)
 def consumer_subscription(topics: Sequence[str]) -> bytes:
     """A consumer's subscription as the classic protocol carries it (JoinGroup protocol
     metadata): ConsumerProtocolSubscription v0, the topics and no user data
