@@ -36,7 +36,7 @@ behaviour behind them is in [reference-semantics.md](reference-semantics.md).
 """
 
 #: The catalogue's id families: letter -> (what they check, the sources behind them).
-FAMILIES = {
+PROPERTY_FAMILIES = {
     "P": ("the protocol itself, for every admin API at every version a broker advertises: answers "
           "decode (P1), are well formed with codes the API can return (P2), versions outside the "
           "advertised range are refused (P3), a logical request means the same at every version (P4), "
@@ -158,7 +158,7 @@ FAMILIES = {
 
 
 def _families() -> str:
-    return "".join(f"- **{k}**: {what} ({src}).\n" for k, (what, src) in FAMILIES.items())
+    return "".join(f"- **{k}**: {what} ({src}).\n" for k, (what, src) in PROPERTY_FAMILIES.items())
 
 FOOTER = """
 Properties that need a configured broker run on Apache Kafka targets with a preset
@@ -267,7 +267,7 @@ def api_table(root: Path = ROOT) -> str:
     from protocol import apis, schema_facts
     asked = _asked(root)
     out = ["| family | API | versions | changes | properties |", "|---|---|---|---|---|"]
-    for name, keys in apis.FAMILIES.items():
+    for name, keys in apis.API_FAMILIES.items():
         for key in keys:
             lo, hi = schema_facts.valid_versions(key)
             changes = apis.DECLARATIONS[key].mutates or ""

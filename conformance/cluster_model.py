@@ -25,7 +25,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
-from protocol.apis import ZERO_UUID, ApiKey, ConfigSource
+from protocol import ZERO_UUID, ConfigSource
+from protocol.apis import ApiKey
 from protocol.schema_facts import RESPONSE, has_field
 from protocol.errors import Errors
 

@@ -31,7 +31,7 @@ import heapq
 import re
 from dataclasses import dataclass, field
 
-from protocol.apis import AlterConfigOp, ConfigSource
+from protocol import AlterConfigOp, ConfigSource
 from protocol.errors import Errors
 
 from reference.topic_config import CONFIGS, LIST_KEYS, value_range

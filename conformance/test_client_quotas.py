@@ -106,7 +106,7 @@ class Quotas:
         """DescribeClientQuotas of ``ent`` with a strict filter of exact components lists the
         entity with exactly ``want`` (or nothing when ``want`` is empty)."""
         v = self.dv if version is None else version
-        self.client.answered(ApiKey.DescribeClientQuotas, v, build.describe_client_quota_filter(
+        self.client.answered(ApiKey.DescribeClientQuotas, v, build.describe_client_quotas(
             v, [(t, MATCH_EXACT, n) for t, n in ent], True))
         c, n = self.check, 1 if want else 0
         c.expect_field(["error_code"], [Errors.NONE], says=f"DescribeClientQuotas of {show(ent)} (strict): NONE")
@@ -284,7 +284,7 @@ def test_q4_filters_match_as_kafkas_client_quotas_image(check, api_key, version)
             comps = [tuple(c) for c in f["components"]]
             strict = f["strict"]
             quotas.client.answered(ApiKey.DescribeClientQuotas, version,
-                                   build.describe_client_quota_filter(version, comps, strict))
+                                   build.describe_client_quotas(version, comps, strict))
             want = model.describe(comps, strict)
             what = f"the filter {comps} (strict={strict})"
             listed = ", ".join(show(e) for e in want) or "none"

@@ -69,7 +69,7 @@ from fixtures.harness import Skip, Unsupported, expect_setup
 from fixtures.waiting import VISIBLE_S, eventually
 from protocol import ApiKey, Errors
 from protocol import requests as build
-from protocol.apis import ConfigResourceType
+from protocol import ConfigResourceType
 
 from .parametrize import every_version
 

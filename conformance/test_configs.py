@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 from fixtures.admin import Admin
 from fixtures.harness import Skip, Unsupported, Violation
 from fixtures.waiting import eventually
-from protocol import requests
-from protocol.apis import AlterConfigOp, ApiKey, ConfigSource
+from protocol import AlterConfigOp, ConfigSource, requests
+from protocol.apis import ApiKey
 from protocol.errors import Errors
 from strategies.configs import (
     C2_KEYS, INCREMENTAL_KINDS, LEGACY_KINDS, boundary_cases, c1_sequences, c2_plans, c3_cases, c4_cases,

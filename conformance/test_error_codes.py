@@ -48,6 +48,7 @@ from fixtures import traffic
 from fixtures.harness import Unsupported
 from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors, requests, schema_facts
+from protocol import kafka_sources as ks
 from protocol.codec import APIS
 from protocol.errors import error_name
 from strategies import provoke as provoking
@@ -58,15 +59,15 @@ from reference import error_codes as ec
 
 #: QuorumController.MAX_RECORDS_PER_USER_OP: a request over it answers POLICY_VIOLATION.
 BATCH_LIMIT = 10_000
-KIP201_GATE = (ec._src(ec.EVENT_EXCEPTION_INFO, "BoundedListTooLongException -> POLICY_VIOLATION only past "
+KIP201_GATE = (ks.src(ks.EVENT_EXCEPTION_INFO, "BoundedListTooLongException -> POLICY_VIOLATION only past "
                        "MAX_RECORDS_PER_USER_OP = 10000")
                + "; KIP-201: POLICY_VIOLATION on DeleteTopics only from the KIP-201 version, "
                  "UNKNOWN_SERVER_ERROR below it; released Kafka has no delete-topic policy")
 
 SOURCE = ("catalogue P5; reference/error_codes.py RULES: "
-          + ec._src(ec.CONTROLLER_APIS, "newQuotaFor(request, strictSinceVersion = 6/5/3), deleteTopics "
+          + ks.src(ks.CONTROLLER_APIS, "newQuotaFor(request, strictSinceVersion = 6/5/3), deleteTopics "
                                         "apiVersion < 3 -> INVALID_REQUEST")
-          + "; " + ec._src(ec.MSG + "*Response.json", '"Version N ... may return X" comments')
+          + "; " + ks.src(ks.MSG + "*Response.json", '"Version N ... may return X" comments')
           + "; KIP-599; KIP-201")
 
 

@@ -40,6 +40,7 @@ import pytest
 from fixtures import traffic
 from fixtures.harness import Unsupported
 from protocol import SPECS, ApiKey, Errors, schema_facts
+from protocol import kafka_sources as ks
 from protocol.apis import results, spec
 from protocol.codec import APIS
 from protocol.errors import error_name
@@ -50,9 +51,9 @@ from .parametrize import ADMIN_KEYS, MUTATING_KEYS, every_version
 from reference import error_codes as ec
 from reference.modes import DELETE_TOPICS_EXPLAINED
 
-S = ec._src
-RC, CA, CAM = ec.REPLICATION_CONTROL, ec.CONTROLLER_APIS, ec.CONFIG_ADMIN_MANAGER
-CCM, CCV = ec.CONFIGURATION_CONTROL, ec.CONTROLLER_CONFIG_VALIDATOR
+S = ks.src
+RC, CA, CAM = ks.REPLICATION_CONTROL, ks.CONTROLLER_APIS, ks.CONFIG_ADMIN_MANAGER
+CCM, CCV = ks.CONFIGURATION_CONTROL, ks.CONTROLLER_CONFIG_VALIDATOR
 API_ERROR = "clients/src/main/java/org/apache/kafka/common/requests/ApiError.java"
 
 NULL, NULL_OR_EMPTY = frozenset({None}), frozenset({None, ""})
@@ -66,17 +67,17 @@ ON_SUCCESS: dict[int, tuple[frozenset, str]] = {
             "expects CreatableTopicResult ... setErrorMessage(null).setErrorCode(0)")),
     ApiKey.DeleteTopics: (
         NULL, S(CA, "deleteTopics appendResponse(name, id, ApiError.NONE) setErrorMessage(error.message) (null)")
-        + "; " + S(ec.MSG + "DeleteTopicsResponse.json", 'ErrorMessage "default": "null"')),
+        + "; " + S(ks.MSG + "DeleteTopicsResponse.json", 'ErrorMessage "default": "null"')),
     ApiKey.DescribeConfigs: (
         NULL_OR_EMPTY, S("server/src/main/java/org/apache/kafka/server/ConfigHelperUtils.java",
                          "toDescribeConfigsResult setErrorCode(NONE) only -> the field's default \"\"")
-        + "; " + S(ec.MSG + "DescribeConfigsResponse.json", '"or null if we were able to successfully describe"')),
+        + "; " + S(ks.MSG + "DescribeConfigsResponse.json", '"or null if we were able to successfully describe"')),
     ApiKey.AlterConfigs: (
         NULL, S(CA, "handleLegacyAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
         + "; " + S(CAM, "reassembleLegacyResponse keeps the controller's message")),
     ApiKey.CreatePartitions: (
         NULL, S(RC, "createPartitions: ApiError.NONE -> setErrorMessage(apiError.message()) (null)")
-        + "; " + S(ec.MSG + "CreatePartitionsResponse.json", 'ErrorMessage "default": "null"')),
+        + "; " + S(ks.MSG + "CreatePartitionsResponse.json", 'ErrorMessage "default": "null"')),
     ApiKey.IncrementalAlterConfigs: (
         NULL, S(CA, "handleIncrementalAlterConfigs setErrorMessage(entry.getValue.message()) (ApiError.NONE: null)")
         + "; " + S(CAM, "reassembleIncrementalResponse new ApiError(code, errorMessage)")),
@@ -136,7 +137,7 @@ ALWAYS: dict[int, dict[int, str]] = {
                   '"You may not specify both topic name and topic id."')},
     ApiKey.DescribeConfigs: {
         Errors.INVALID_TOPIC_EXCEPTION:
-            S(ec.CONFIG_HELPER, "describeConfigs: Topic.validate -> ApiError.fromThrowable keeps the text")},
+            S(ks.CONFIG_HELPER, "describeConfigs: Topic.validate -> ApiError.fromThrowable keeps the text")},
     ApiKey.AlterConfigs: _CONFIG_ERRORS,
     ApiKey.CreatePartitions: {
         Errors.INVALID_PARTITIONS:
@@ -171,7 +172,7 @@ KAFKA_OMITS: dict[tuple[int, int], str] = {
     (ApiKey.DeleteTopics, Errors.TOPIC_DELETION_DISABLED):
         S(_REQUESTS + "DeleteTopicsRequest.java", "getErrorResponse sets only the code"),
     (ApiKey.DescribeConfigs, Errors.UNKNOWN_TOPIC_OR_PARTITION):
-        S(ec.CONFIG_HELPER, "describeConfigs: setErrorCode(UNKNOWN_TOPIC_OR_PARTITION) only (\"\")"),
+        S(ks.CONFIG_HELPER, "describeConfigs: setErrorCode(UNKNOWN_TOPIC_OR_PARTITION) only (\"\")"),
     (ApiKey.CreatePartitions, Errors.UNKNOWN_TOPIC_OR_PARTITION):
         S(RC, "createPartitions: new UnknownTopicOrPartitionException() -> message null"),
     (ApiKey.CreatePartitions, Errors.REQUEST_TIMED_OUT):
@@ -183,7 +184,7 @@ KAFKA_OMITS: dict[tuple[int, int], str] = {
 
 SOURCE = ("catalogue P6; reference/error_codes.py ERROR_MESSAGE; "
           + S(API_ERROR, "fromThrowable: no message when it equals the code's default text")
-          + "; " + S(ec.MSG + "*Response.json", "ErrorMessage versions/nullableVersions/default"))
+          + "; " + S(ks.MSG + "*Response.json", "ErrorMessage versions/nullableVersions/default"))
 
 #: The admin APIs whose responses have an error_message (top-level or per item) in some
 #: version, and DeleteRecords, whose versions must answer without one.

@@ -82,7 +82,7 @@ class _K2:
                ) -> dict[str, tuple[int, str | None]]:
         """Send one DeletePartitions; ``want`` (name -> code) states each item's expected
         code, and every name gets exactly one result: the judge decides."""
-        body = build.delete_partitions(pd.VERSION, deletions, timeout_ms=10_000, validate_only=validate_only)
+        body = pd.delete_partitions(pd.VERSION, deletions, timeout_ms=10_000, validate_only=validate_only)
         resp = self.admin.client.answered(self.key, pd.VERSION, body)
         self.sent = len(self.check.steps) - 1
         for name, code in (want or {}).items():

@@ -470,7 +470,7 @@ def test_u2_deleting_a_mechanisms_last_credential_keeps_another_users_upsertion_
 
     def holders() -> dict[int, set[str]]:
         everyone = scram.client.answered(ApiKey.DescribeUserScramCredentials, scram.dv,
-                                         build.describe_scram_users(scram.dv))
+                                         build.describe_scram_credentials(scram.dv))
         held = {SHA_256: set(), SHA_512: set()}
         for r in everyone.get("results") or []:
             for c in r.get("credential_infos") or []:

@@ -11,7 +11,8 @@ that no property depends on an order Kafka does not define.
 :data:`ORDERED` lists the exceptions, each with why its order is meaning (and where Kafka
 says so); an array not listed there has no order. :data:`IDENTITY` names the fields that
 identify an entry of an unordered array where neither the API's item declaration
-(``protocol.apis``: ``answers``) nor the schema's ``mapKey`` says it. Paths are the response
+(``answers``) nor the schema's ``mapKey`` says it. Both are read from the declarations
+(``ApiSpec.ordered``, ``ApiSpec.identity``, in each API's family module). Paths are the response
 schema's field names in snake_case, dotted from the top level (``results.configs``), as
 :mod:`protocol.schema_facts` reads them; ``tests/test_array_order.py`` checks every path
 here is one some version of the schema has.
@@ -23,94 +24,16 @@ from functools import lru_cache
 from .apis import DECLARATIONS, FLAT, POSITION, ApiKey
 from .codec import APIS
 
-K = ApiKey
-
-#: (API, array path) -> why its order is part of the answer. Everything else is shuffled by
-#: the shuffle proxy and compared as a set by the judge.
+#: (API, array path) -> why its order is part of the answer (each declaration's ``ordered``).
+#: Everything else is shuffled by the shuffle proxy and compared as a set by the judge.
 ORDERED: dict[tuple[ApiKey, str], str] = {
-    (K.Metadata, "topics.partitions.replica_nodes"):
-        "the replica assignment in order: its first replica is the preferred leader (apache/kafka "
-        "metadata/src/main/java/org/apache/kafka/metadata/PartitionRegistration.java preferredReplica; "
-        "KIP-183 preferred leader election)",
-    (K.DescribeTopicPartitions, "topics.partitions.replica_nodes"):
-        "the replica assignment in order, as Metadata's (the first is the preferred leader, KIP-966 "
-        "answers the same partition fields)",
-    (K.ListPartitionReassignments, "topics.partitions.replicas"):
-        "the partition's replica assignment in order (its first is the preferred leader: KIP-455 "
-        "lists the replicas as AlterPartitionReassignments sets them, order included)",
-    (K.DescribeTopicPartitions, "topics"):
-        "sorted by topic name: the cursor pages through topics in name order (KIP-966; apache/kafka "
-        "core/src/main/java/kafka/server/handlers/DescribeTopicPartitionsRequestHandler.java sorts them)",
-    (K.DescribeTopicPartitions, "topics.partitions"):
-        "in partition order from the cursor's partition on: the cursor resumes at a (topic, partition) "
-        "(KIP-966, KRaftMetadataCache.getTopicMetadataForDescribeTopicResponse)",
-    (K.DescribeConfigs, "results.configs.synonyms"):
-        "in the order of precedence, the config's own value first (KIP-226; apache/kafka "
-        "clients/src/main/java/org/apache/kafka/clients/admin/ConfigEntry.java synonyms())",
-    (K.CreateAcls, "results"):
-        "a result per creation, matched to the request's creations by position: they carry no "
-        "binding (CreateAclsResponse.json; KafkaAdminClient.createAcls reads them in request order)",
-    (K.DeleteAcls, "filter_results"):
-        "a result per filter, matched to the request's filters by position: they carry no filter "
-        "(DeleteAclsResponse.json; KafkaAdminClient.deleteAcls reads them in request order)",
-    (K.ListOffsets, "topics.partitions.old_style_offsets"):
-        "v0's offsets before a timestamp, newest first: a v0 client takes the first (apache/kafka "
-        "core/src/main/scala/kafka/log/UnifiedLog.scala legacyFetchOffsetsBefore, 3.x)",
-}
+    (k, path): why for k, s in DECLARATIONS.items() for path, why in (s.ordered or {}).items()}
 
 #: (API, array path) -> the entry fields that identify an entry, where the API's item
-#: declaration and the schema's ``mapKey`` do not say (an array of plain values is its
-#: values; an entry with no identity here is compared as a whole).
+#: declaration and the schema's ``mapKey`` do not say (each declaration's ``identity``; an
+#: array of plain values is its values; an entry with no identity here is compared as a whole).
 IDENTITY: dict[tuple[ApiKey, str], tuple[str, ...]] = {
-    (K.Metadata, "topics"): ("name",),
-    (K.Metadata, "topics.partitions"): ("partition_index",),
-    (K.Fetch, "responses"): ("topic", "topic_id"),
-    (K.Fetch, "responses.partitions"): ("partition_index",),
-    (K.Fetch, "responses.partitions.aborted_transactions"): ("producer_id", "first_offset"),
-    (K.Produce, "responses.partition_responses"): ("index",),
-    (K.Produce, "responses.partition_responses.record_errors"): ("batch_index",),
-    (K.CreateTopics, "topics.configs"): ("name",),
-    (K.DescribeConfigs, "results.configs"): ("name",),
-    (K.DescribeAcls, "resources"): ("resource_type", "resource_name", "pattern_type"),
-    (K.DescribeAcls, "resources.acls"): ("principal", "host", "operation", "permission_type"),
-    (K.DeleteAcls, "filter_results.matching_acls"): ("resource_type", "resource_name", "pattern_type",
-                                                     "principal", "host", "operation", "permission_type"),
-    (K.JoinGroup, "members"): ("member_id",),
-    (K.LeaveGroup, "members"): ("member_id", "group_instance_id"),
-    (K.DescribeGroups, "groups.members"): ("member_id",),
-    (K.ListGroups, "groups"): ("group_id",),
-    (K.ConsumerGroupDescribe, "groups.members"): ("member_id",),
-    (K.ConsumerGroupDescribe, "groups.members.assignment.topic_partitions"): ("topic_id",),
-    (K.ConsumerGroupDescribe, "groups.members.target_assignment.topic_partitions"): ("topic_id",),
-    (K.ConsumerGroupHeartbeat, "assignment.topic_partitions"): ("topic_id",),
-    (K.ShareGroupDescribe, "groups.members"): ("member_id",),
-    (K.ShareGroupDescribe, "groups.members.assignment.topic_partitions"): ("topic_id",),
-    (K.ShareGroupHeartbeat, "assignment.topic_partitions"): ("topic_id",),
-    (K.StreamsGroupDescribe, "groups.members"): ("member_id",),
-    (K.StreamsGroupDescribe, "groups.topology.subtopologies"): ("subtopology_id",),
-    (K.StreamsGroupDescribe, "groups.topology_description.subtopologies"): ("subtopology_id",),
-    (K.StreamsGroupDescribe, "groups.topology_description.subtopologies.nodes"): ("name",),
-    (K.DescribeLogDirs, "results"): ("log_dir",),
-    (K.DescribeLogDirs, "results.topics"): ("name",),
-    (K.DescribeLogDirs, "results.topics.partitions"): ("partition_index",),
-    (K.ListPartitionReassignments, "topics"): ("name",),
-    (K.ListPartitionReassignments, "topics.partitions"): ("partition_index",),
-    (K.DescribeClientQuotas, "entries"): ("entity",),
-    (K.DescribeClientQuotas, "entries.entity"): ("entity_type",),
-    (K.DescribeClientQuotas, "entries.values"): ("key",),
-    (K.AlterClientQuotas, "entries.entity"): ("entity_type",),
-    (K.DescribeUserScramCredentials, "results.credential_infos"): ("mechanism",),
-    (K.DescribeDelegationToken, "tokens"): ("token_id",),
-    (K.DescribeDelegationToken, "tokens.renewers"): ("principal_type", "principal_name"),
-    (K.DescribeQuorum, "topics.partitions.current_voters"): ("replica_id", "replica_directory_id"),
-    (K.DescribeQuorum, "topics.partitions.observers"): ("replica_id", "replica_directory_id"),
-    (K.DescribeProducers, "topics.partitions.active_producers"): ("producer_id",),
-    (K.DescribeTransactions, "transaction_states.topics"): ("topic",),
-    (K.ListTransactions, "transaction_states"): ("transactional_id",),
-    (K.ListConfigResources, "config_resources"): ("resource_type", "resource_name"),
-    (K.DescribeShareGroupOffsets, "groups.topics"): ("topic_name",),
-    (K.DescribeShareGroupOffsets, "groups.topics.partitions"): ("partition_index",),
-}
+    (k, path): fields for k, s in DECLARATIONS.items() for path, fields in (s.identity or {}).items()}
 
 
 def _walk(fields, prefix, out):
@@ -134,7 +57,7 @@ def arrays(api_key: int) -> dict[str, object]:
 
 def ordered(api_key: int, path: str) -> bool:
     """Whether Kafka defines the order of the array at ``path`` of the API's answer."""
-    return (api_key, path) in ORDERED           # an int or an ApiKey: an overlay API (K2) has no ApiKey
+    return (api_key, path) in ORDERED           # an int or an ApiKey: an overlay API has no ApiKey
 
 
 def _declared(api_key: int) -> dict[str, tuple[str, ...]]:

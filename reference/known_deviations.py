@@ -35,7 +35,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
-from protocol.apis import ZERO_UUID, AlterConfigOp, ApiKey, ConfigResourceType, OffsetSpec
+from protocol import ZERO_UUID, AlterConfigOp, ConfigResourceType, OffsetSpec
+from protocol.apis import ApiKey
 
 from . import KNOWN_DEVIATIONS, features, topic_names
 from .release_lines import NEWEST, OLDEST

@@ -27,7 +27,7 @@
 """
 from __future__ import annotations
 
-from protocol.apis import OffsetSpec
+from protocol import OffsetSpec
 
 #: the first ListOffsets version that may carry each special timestamp
 MIN_VERSION: dict[int, int] = {OffsetSpec.EARLIEST: 1, OffsetSpec.LATEST: 1, OffsetSpec.MAX_TIMESTAMP: 7}

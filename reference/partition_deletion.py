@@ -58,7 +58,10 @@ ApiKeys run 0..92 today and grow by one).
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 from protocol import codec
+from protocol.building import TIMEOUT_MS, Inexpressible
 
 from .kips import KIP_694
 
@@ -121,6 +124,17 @@ def parse_key(text) -> int:
     if not 0 <= key <= 0x7FFF:
         raise ValueError(f"API key {key} is not an int16 key (0..32767)")
     return key
+
+
+def delete_partitions(v: int, deletions: Iterable[tuple[str, int]], *, timeout_ms: int = TIMEOUT_MS,
+                      validate_only: bool = False) -> dict:
+    """The overlay API's request: ``deletions``: ``(topic, k)``: delete partitions ``k..n-1``,
+    keep ``0..k-1``. Version 0 only (the schema above); it has no ``ApiKey``, so its builder
+    is here with its schema rather than in a family of ``protocol/families/``."""
+    if v != 0:
+        raise Inexpressible(f"DeletePartitions has only version 0, not v{v}")
+    return {"topics": [{"name": n, "delete_partitions": k} for n, k in deletions],
+            "timeout_ms": timeout_ms, "validate_only": validate_only}
 
 
 def register(key: int = DEFAULT_API_KEY) -> codec.Api:

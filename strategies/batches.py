@@ -25,7 +25,8 @@ from hypothesis.strategies import SearchStrategy
 
 from protocol import requests
 from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
-from protocol.apis import AlterConfigOp, ApiKey
+from protocol import AlterConfigOp
+from protocol.apis import ApiKey
 from reference.known_deviations import ALTER_CONFIGS_RESOURCE_TWICE
 
 from . import domain

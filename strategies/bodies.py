@@ -7,7 +7,7 @@ with
 1. every field that names something (:func:`protocol.schema_facts.entity_fields`) drawn from
    the run's names (:class:`strategies.entities.RunNames`): topics, groups, transactional
    ids, principals, users, quota entities, ACL resources, features, log dirs, node ids;
-2. the API's rules from :data:`strategies.safe_values.SAFE` (what the schema alone would
+2. the API's rules from :func:`strategies.safe_values.rules` (what the schema alone would
    draw unsafely or uselessly), and a ``timeout_ms`` of the suite's timeout;
 3. the arrays of the items the request names (its declaration's ``asks``) drawn without
    repeating an item, so "one result per item" (catalogue P2) is a question with one answer.

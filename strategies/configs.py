@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from reference.release_lines import SEGMENT_BYTES_MIN
 from reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
-from protocol.apis import AlterConfigOp
+from protocol import AlterConfigOp
 from .domain import LIST_CONFIGS, TOPIC_CONFIGS, unknown_config_keys
 
 NON_LIST_KEYS = sorted(k for k in CONFIGS if k not in LIST_KEYS)

@@ -15,8 +15,8 @@ from reference.release_lines import SEGMENT_BYTES_MIN
 from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
 from reference.topic_names import LEGAL_CHARS, MAX_NAME_LENGTH, collision_key
-from protocol import codec, schema_facts
-from protocol.apis import ADMIN, DECLARATIONS, AlterConfigOp, ApiKey, ConfigResourceType
+from protocol import AlterConfigOp, ConfigResourceType, codec, schema_facts
+from protocol.apis import ADMIN, DECLARATIONS, ApiKey
 from . import schema
 from .bodies import generic_request
 from .entities import RunNames

@@ -25,8 +25,7 @@ import uuid
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
-from protocol import codec
-from protocol.apis import ZERO_UUID
+from protocol import ZERO_UUID, codec
 
 #: Default largest array length; keeps examples (and broker work) small.
 MAX_ITEMS = 3

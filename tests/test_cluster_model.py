@@ -8,7 +8,8 @@ from conformance.config_model import valid_value
 from reference import topic_config
 from conformance.stateful.steps import Strategies, render
 from fixtures import judge
-from protocol.apis import ApiKey, ConfigSource
+from protocol import ConfigSource
+from protocol.apis import ApiKey
 from protocol.errors import Errors
 
 SUB = "kac-abc-s1-1"

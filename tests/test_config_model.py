@@ -8,7 +8,7 @@ from conformance.config_model import (
     Described, Observation, TopicConfigModel, Write, changes, history_violations, normalise, valid_value,
 )
 from reference.topic_config import CONFIGS
-from protocol.apis import AlterConfigOp, ConfigSource
+from protocol import AlterConfigOp, ConfigSource
 from protocol.errors import Errors
 from strategies.configs import BOUNDARY_VALUES, c1_sequences, c3_cases, c4_cases, invalid_values, valid_values
 from strategies.domain import LIST_CONFIGS, TOPIC_CONFIGS

@@ -9,8 +9,8 @@ from kafka.protocol.schemas import load_json
 
 from conformance import parametrize
 from fixtures import scope
-from protocol import apis, codec, schema_facts
-from protocol.apis import ADMIN, DATA, SETUP, ZERO_UUID, ApiKey, ApiSpec, MessageSchemas
+from protocol import ZERO_UUID, apis, codec, schema_facts
+from protocol.apis import ADMIN, DATA, SETUP, ApiKey, ApiSpec, MessageSchemas
 from reference import error_codes
 
 
@@ -144,6 +144,6 @@ def test_item_keys_match_a_request_to_its_answer():
 
 
 def test_every_admin_api_is_in_one_family():
-    listed = [k for keys in apis.FAMILIES.values() for k in keys]
+    listed = [k for keys in apis.API_FAMILIES.values() for k in keys]
     assert sorted(listed) == sorted(apis.keys(ADMIN)) and len(listed) == len(set(listed))
     assert apis.family(ApiKey.DeleteAcls) == "ACLs"

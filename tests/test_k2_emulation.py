@@ -111,7 +111,7 @@ def codec_as_it_was():
 def test_the_overlay_api_round_trips_and_never_takes_a_kafka_key(codec_as_it_was):
     api = pd.register(pd.DEFAULT_API_KEY)
     assert pd.register(pd.DEFAULT_API_KEY) is api and codec.APIS[pd.DEFAULT_API_KEY] is api
-    body = requests.delete_partitions(0, [("t", 2)], validate_only=True)
+    body = pd.delete_partitions(0, [("t", 2)], validate_only=True)
     frame = codec.encode_request(api.key, 0, body, 7)
     header, decoded = codec.decode_request(frame[4:])
     assert (header["api_key"], header["api_version"], decoded) == (api.key, 0, body)
@@ -122,7 +122,7 @@ def test_the_overlay_api_round_trips_and_never_takes_a_kafka_key(codec_as_it_was
         with pytest.raises(ValueError, match="not free"):
             pd.register(key)
     with pytest.raises(requests.Inexpressible):
-        requests.delete_partitions(1, [("t", 1)])
+        pd.delete_partitions(1, [("t", 1)])
 
 
 def test_a_feature_is_declared_only_by_its_name_at_the_level():

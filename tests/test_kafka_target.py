@@ -23,8 +23,8 @@ from types import SimpleNamespace
 import pytest
 
 from conformance.parametrize import ADMIN_KEYS
-from protocol import requests, wire
-from protocol.apis import DECLARATIONS, NOT_DECLARED, ApiKey, ConfigResourceType
+from protocol import ConfigResourceType, requests, wire
+from protocol.apis import DECLARATIONS, NOT_DECLARED, ApiKey
 from protocol.codec import APIS
 from fixtures.harness import Check, CheckContext
 from fixtures.results import read_rows

@@ -269,3 +269,193 @@ def test_the_checker_sees_a_verdict_outside_the_judge():
     source = ("expect(a == b, 'x')\nraise Violation('y')\nexpect_setup(ok, 'z')\nraise SetupFailed('w')\n"
               "raise v.restated('v')\ncheck.expect_field(['a'], [0])\nharness.expect(c, 'd')\n")
     assert _verdicts_outside_the_judge(source) == [(1, "expect(...)"), (2, "Violation(...)"), (7, "expect(...)")]
+
+
+# -- no import circle ------------------------------------------------------------------------
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _at_import(tree: ast.AST):
+    """Every node that runs when the module is imported, ``if TYPE_CHECKING:`` blocks included
+    (a type checker follows them as the interpreter follows the rest): the module body, its
+    ``if``/``try``/``with`` blocks and class bodies, not function bodies."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            continue
+        yield node
+        yield from _at_import(node)
+
+
+def _import_graph(sources: dict[str, tuple[str, bool]]) -> dict[str, set[str]]:
+    """module -> the suite modules it imports at import time; ``sources`` maps each module's
+    dotted name to (its source, whether it is a package's ``__init__``). ``from a import b``
+    is an edge to ``a.b`` where that is a module, else to ``a``."""
+    graph: dict[str, set[str]] = {}
+    for name, (source, is_package) in sources.items():
+        here = name.split(".") if is_package else name.split(".")[:-1]
+        out: set[str] = set()
+        for node in _at_import(ast.parse(source)):
+            if isinstance(node, ast.Import):
+                out.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom):
+                base = ".".join(here[:len(here) - node.level + 1] + ([node.module] if node.module else [])) \
+                    if node.level else node.module or ""
+                out.update(f"{base}.{a.name}" if f"{base}.{a.name}" in sources else base for a in node.names)
+        edges = set()
+        for mod in out:
+            while mod and mod not in sources:
+                mod = mod.rpartition(".")[0]
+            if mod and mod != name:
+                edges.add(mod)
+        graph[name] = edges
+    return graph
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every set of modules that import each other in a circle (a strongly connected
+    component of more than one module, or one importing itself), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1 or v in graph.get(v, ()):
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def _suite_sources() -> dict[str, tuple[str, bool]]:
+    return {_module_name(p): (p.read_text(encoding="utf-8"), p.name == "__init__.py")
+            for pkg in SUITE for p in _modules(pkg)}
+
+
+#: Circles that stand, each with why; the test fails on any other, and on one listed here
+#: that is gone (so the list cannot outlive its reason).
+STANDING_CIRCLES: dict[frozenset[str], str] = {
+    frozenset(f"conformance.stateful.{m}" for m in (
+        "config_operations", "expectations", "invariants", "log_operations", "operation", "row", "run", "steps",
+        "topic_operations")):
+        "S1's operations and their helpers annotate with the Run and Row that drive them (TYPE_CHECKING "
+        "imports of the modules that import them); a typed context below both, which issue 56's typed run "
+        "context gives, ends it",
+}
+
+
+def test_no_import_circle():
+    """No suite modules import each other in a circle, neither when imported nor in their
+    ``TYPE_CHECKING`` blocks: a circle makes what a module holds depend on which of its
+    members was imported first (a partially initialised module)."""
+    found = _cycles(_import_graph(_suite_sources()))
+    new = [c for c in found if frozenset(c) not in STANDING_CIRCLES]
+    gone = [sorted(c) for c in STANDING_CIRCLES if list(sorted(c)) not in found]
+    assert not new, "modules importing each other in a circle:\n" + "\n".join(" <-> ".join(c) for c in new)
+    assert not gone, f"STANDING_CIRCLES lists circles that are gone: {gone}"
+
+
+def test_the_checker_sees_an_import_circle():
+    """The scan above can fail: a circle through a relative import, a ``TYPE_CHECKING`` block
+    and a package's ``__init__`` is found; an import inside a function, a package importing
+    its own module and a one-way chain are not circles."""
+    sources = {
+        "pkg": ("from . import a\n", True),
+        "pkg.a": ("from .b import thing\n", False),
+        "pkg.b": ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.c import C\n", False),
+        "pkg.c": ("import pkg.a\n", False),
+        "pkg.d": ("def late():\n    from pkg import e\n", False),
+        "pkg.e": ("from pkg import d\n", False),
+        "pkg.f": ("from pkg.a import thing\n", False),
+    }
+    assert _cycles(_import_graph(sources)) == [["pkg.a", "pkg.b", "pkg.c"]]
+
+
+# -- one module per admin API family ---------------------------------------------------------
+
+FAMILIES_DIR = "protocol/families"
+
+
+def _builder_names(source: str, every_public: bool = False) -> list[str]:
+    """The public module-level functions of ``source`` that build a request: their first
+    parameter is the version, ``v`` (in a family module every public function, which
+    ``protocol.requests`` gathers only when it is registered)."""
+    return [n.name for n in ast.parse(source).body if isinstance(n, ast.FunctionDef) and not n.name.startswith("_")
+            and (every_public or n.args.args and n.args.args[0].arg == "v")]
+
+
+def _misplaced(declared_in: dict[str, str], rows_in: dict[str, set[str]],
+               builders: dict[str, tuple[str, tuple[str, ...]]], unregistered: list[str]) -> list[str]:
+    """What is not in the module that declares its API: ``declared_in`` API -> the module
+    declaring it; ``rows_in`` module -> the APIs its error-code rows and safe values are
+    keyed by; ``builders`` builder -> (its module, the APIs it builds); ``unregistered``
+    builders that say no API."""
+    bad = [f"{module} has rows of {api}, declared in {declared_in.get(api, 'no family')}"
+           for module, apis in sorted(rows_in.items()) for api in sorted(apis) if declared_in.get(api) != module]
+    bad += [f"{name} ({module}) builds {api}, declared in {declared_in.get(api, 'no family')}"
+            for name, (module, apis) in sorted(builders.items()) for api in apis if declared_in.get(api) != module]
+    bad += [f"{name} builds a request but says of no API which (protocol.building.builds)" for name in unregistered]
+    return bad
+
+
+def test_every_admin_api_is_declared_built_and_coded_in_one_module():
+    """An API's declaration, every builder of its requests (each says which API it builds:
+    ``protocol.building.builds``) and its error-code rows and safe values are in one module,
+    its family's (protocol/families/); no other module of protocol/ holds a builder, and no
+    module outside the families writes an error-code row or a declaration."""
+    from protocol import apis
+    from protocol.building import BUILDERS
+    declared_in = {k.name: f.module for k, f in apis.DECLARED_BY.items()}
+    rows_in = {f.module: {ApiKey(k).name for k in f.keyed()} for f in set(apis.DECLARED_BY.values())}
+    builders = {f"{fn.__module__}.{fn.__name__}": (fn.__module__, tuple(k.name for k in keys))
+                for fn, keys in BUILDERS.items()}
+    registered = set(builders)
+    unregistered = [f"{_module_name(p)}.{name}" for p in _modules("protocol")
+                    for name in _builder_names(p.read_text(encoding="utf-8"), every_public=FAMILIES_DIR in str(p))
+                    if f"{_module_name(p)}.{name}" not in registered]
+    bad = _misplaced(declared_in, rows_in, builders, unregistered)
+    bad += [f"{p.relative_to(ROOT)}:{n.lineno} {n.func.id}(...) outside {FAMILIES_DIR}/"
+            for pkg in SUITE if pkg != "reports" for p in _modules(pkg) if FAMILIES_DIR not in str(p)
+            for n in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+            if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in ("ApiSpec", "ErrorRule")]
+    assert not bad, "\n".join(bad)
+
+
+def test_the_checker_sees_an_api_spread_over_modules():
+    """The check above can fail: rows and a builder of an API declared elsewhere, and a
+    builder that names no API, are found; a module's own are not."""
+    declared_in = {"CreateTopics": "protocol.families.topics", "DescribeAcls": "protocol.families.acls"}
+    rows_in = {"protocol.families.topics": {"CreateTopics", "DescribeAcls"}, "protocol.families.acls": {"DescribeAcls"}}
+    builders = {"protocol.families.topics.create_topics": ("protocol.families.topics", ("CreateTopics",)),
+                "protocol.families.acls.describe_acls": ("protocol.families.topics", ("DescribeAcls",))}
+    assert _misplaced(declared_in, rows_in, builders, ["protocol.requests.delete_groups"]) == [
+        "protocol.families.topics has rows of DescribeAcls, declared in protocol.families.acls",
+        "protocol.families.acls.describe_acls (protocol.families.topics) builds DescribeAcls, declared in "
+        "protocol.families.acls",
+        "protocol.requests.delete_groups builds a request but says of no API which (protocol.building.builds)"]
+    source = "def create_topics(v, topics): pass\ndef topic(name): pass\ndef _acl(v): pass\n"
+    assert _builder_names(source) == ["create_topics"]
+    assert _builder_names(source, every_public=True) == ["create_topics", "topic"]

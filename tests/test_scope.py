@@ -8,8 +8,8 @@ import uuid
 import pytest
 
 from fixtures import scope
-from protocol import codec, requests
-from protocol.apis import ApiKey, ConfigResourceType, OffsetSpec
+from protocol import ConfigResourceType, OffsetSpec, codec, requests
+from protocol.apis import ApiKey
 from strategies import domain
 
 P = "kac-abc123-"

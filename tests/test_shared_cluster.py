@@ -34,9 +34,8 @@ from pathlib import Path
 import pytest
 from kafka.record.memory_records import MemoryRecordsBuilder
 
-from protocol import codec, requests, schema_facts, wire
-from protocol import apis
-from protocol.apis import ApiKey, ConfigResourceType, OffsetSpec
+from protocol import ConfigResourceType, OffsetSpec, apis, codec, requests, schema_facts, wire
+from protocol.apis import ApiKey
 from protocol.errors import Errors
 from faults.mutants.mutant import Mutant
 from faults.proxy import Proxy
@@ -203,7 +202,7 @@ def run_leftovers(address) -> dict:
             groups = conn.send(ApiKey.ListGroups, v, requests.list_groups(v)).response or {}
             out["groups"] = sorted(g["group_id"] for g in groups.get("groups") or [] if g["group_id"].startswith("kac-"))
         if ApiKey.DescribeUserScramCredentials in ranges:
-            users = conn.send(ApiKey.DescribeUserScramCredentials, 0, requests.describe_scram_users(0)).response or {}
+            users = conn.send(ApiKey.DescribeUserScramCredentials, 0, requests.describe_scram_credentials(0)).response or {}
             out["scram users"] = sorted(r["user"] for r in users.get("results") or [] if (r["user"] or "").startswith("kac-"))
         if ApiKey.DescribeAcls in ranges:
             v = min(ranges[ApiKey.DescribeAcls][1], codec.APIS[ApiKey.DescribeAcls].max_version)

@@ -8,8 +8,8 @@ from hypothesis import HealthCheck, find, given, settings, strategies as st
 from conformance.config_model import valid_value
 from reference import topic_config, topic_names
 from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
-from protocol import codec, schema_facts
-from protocol.apis import AlterConfigOp, ApiKey, ConfigResourceType
+from protocol import AlterConfigOp, ConfigResourceType, codec, schema_facts
+from protocol.apis import ApiKey
 from fixtures import scope
 from protocol.apis import Entity
 from strategies import domain, schema

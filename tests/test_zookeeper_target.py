@@ -15,8 +15,8 @@ import pytest
 
 from fixtures.results import read_rows
 from fixtures.brokers import TargetError, make_target
-from protocol import requests, wire
-from protocol.apis import ApiKey, ConfigResourceType
+from protocol import ConfigResourceType, requests, wire
+from protocol.apis import ApiKey
 from reference import modes, release_lines
 
 from tests.test_kafka_target import ROOT, last_run, leftovers, suite

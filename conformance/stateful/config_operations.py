@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from protocol import requests
-from protocol.apis import AlterConfigOp, ApiKey
+from protocol import AlterConfigOp, requests
+from protocol.apis import ApiKey
 from reference.known_deviations import ALTER_CONFIGS_RESOURCE_TWICE
 from strategies import stateful as draws
 

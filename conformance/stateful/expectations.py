@@ -12,8 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from fixtures import jsonable
-from protocol import apis
-from protocol.apis import OffsetSpec
+from protocol import OffsetSpec, apis
 from protocol.errors import Errors, error_name
 
 from .. import cluster_model as cm

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from protocol import apis, requests
-from protocol.apis import ApiKey, OffsetSpec
+from protocol import OffsetSpec, apis, requests
+from protocol.apis import ApiKey
 
 from .expectations import expected_configs, expected_offsets, expected_topic
 

@@ -10,7 +10,8 @@ over noida, which answers ListOffsets as Kafka does for O1-O3 (measured: 18 pass
 """
 from __future__ import annotations
 
-from protocol.apis import ApiKey, OffsetSpec
+from protocol import OffsetSpec
+from protocol.apis import ApiKey
 from protocol.errors import Errors
 
 from .mutant import Mutant, mutant

@@ -7,7 +7,8 @@ offsets, and answering start offset 0 where no share-partition state is held). M
 """
 from __future__ import annotations
 
-from protocol.apis import ZERO_UUID, ApiKey
+from protocol import ZERO_UUID
+from protocol.apis import ApiKey
 from protocol.errors import Errors
 
 from .mutant import Mutant, Reply, mutant
