@@ -67,7 +67,7 @@ from hypothesis import strategies as st
 from fixtures.admin import Admin
 from fixtures.harness import Skip, Unsupported, expect_setup
 from fixtures.waiting import VISIBLE_S, eventually
-from protocol import ApiKey, Errors
+from protocol import ApiKey, Errors, schema_facts
 from protocol import requests as build
 from protocol import ConfigResourceType
 
@@ -126,7 +126,7 @@ def test_m1_describe_cluster_lists_the_brokers_and_cluster_metadata_does(check, 
                            says=f"the controller is a listed broker ({ids}) or -1 (computeDescribeClusterResponse)")
         check.expect_field(["cluster_authorized_operations"], [NOT_ASKED],
                            says="authorized operations not asked for: the schema's default Integer.MIN_VALUE")
-        if version >= 1:
+        if schema_facts.has_field(api_key, version, "endpoint_type", side="response"):
             check.expect_field(["endpoint_type"], [BROKER_ENDPOINT], says="a broker answers endpoint type 1 (broker)")
 
     check.once(None, judged)
@@ -245,7 +245,7 @@ def test_m3_the_metadata_quorums_leader_is_one_of_its_voters(check, api_key, ver
                            says="the quorum has voters, each listed once")
         check.expect_field([*where, "leader_id"], sorted(set(voters)),
                            says=f"the leader is one of the current voters {sorted(set(voters))}")
-        if version >= 2:
+        if schema_facts.has_field(api_key, version, "nodes", side="response"):
             for v in sorted(set(voters)):
                 check.expect_field(["nodes", {"node_id": v}, "node_id"], count=1,
                                    says=f"v2+: voter {v} is listed among the nodes once")
@@ -312,7 +312,7 @@ def test_m4_describe_log_dirs_lists_every_partition_once_and_its_size_grows_with
         before = {}
         for a in admin.everywhere():
             answer = _describe_log_dirs(check, a, version, counts)
-            if version >= 3:
+            if schema_facts.has_field(api_key, version, "error_code", side="response"):
                 check.expect_field(["error_code"], [Errors.NONE], says="DescribeLogDirs: NONE")
             check.expect_field(["results", "error_code"], [Errors.NONE], min_count=1, says="each log dir answers NONE")
             for name, n in counts.items():
@@ -397,6 +397,7 @@ def test_m6_list_config_resources_lists_what_describe_configs_accepts(check, api
     admin = Admin(check)
     iv = admin.version(ApiKey.IncrementalAlterConfigs)
     dv = admin.version(ApiKey.DescribeConfigs, at_least=1)
+    typed = schema_facts.has_field(api_key, version, "resource_types")   # v0 lists client metrics only
 
     def judged(_):
         topic, metrics = check.topic("lcr"), check.topic("lcr-metrics")
@@ -409,9 +410,9 @@ def test_m6_list_config_resources_lists_what_describe_configs_accepts(check, api
             _, meta = _metadata_step(check, admin, [])
             brokers = [str(b["node_id"]) for b in meta.get("brokers") or []]
             body = {"resource_types": [int(ConfigResourceType.TOPIC), int(ConfigResourceType.BROKER),
-                                       int(ConfigResourceType.CLIENT_METRICS)]} if version >= 1 else {}
+                                       int(ConfigResourceType.CLIENT_METRICS)]} if typed else {}
             listed = [(metrics, ConfigResourceType.CLIENT_METRICS)]
-            if version >= 1:
+            if typed:
                 listed += [(topic, ConfigResourceType.TOPIC)] + [(b, ConfigResourceType.BROKER) for b in brokers]
             # the broker lists what its metadata image holds, which follows the controller's
             # commit (seen on a loaded machine: kafka:3.9.2 listed nothing 0.1 s after the
@@ -423,7 +424,7 @@ def test_m6_list_config_resources_lists_what_describe_configs_accepts(check, api
             check.expect_field(["error_code"], [Errors.NONE], says="ListConfigResources: NONE")
             for name, kind in listed:
                 where = ["config_resources", {"resource_name": name}]
-                if version >= 1:
+                if typed:
                     where[1] = {"resource_name": name, "resource_type": int(kind)}
                 check.expect_field([*where, "resource_name"], count=1, says=f"lists {kind.name} {name!r} once")
             for name, kind in listed:
@@ -446,9 +447,14 @@ COORDINATOR_SOURCE = (K + "core/src/main/scala/kafka/server/KafkaApis.scala (han
 GROUP_KEY, TRANSACTION_KEY = 0, 1
 
 
+def _batched(version: int) -> bool:
+    """Whether a FindCoordinator request at ``version`` asks for several keys at once."""
+    return schema_facts.has_field(ApiKey.FindCoordinator, version, "coordinator_keys")
+
+
 def _find(admin: Admin, version: int, key_type: int, keys: list[str]) -> dict:
     """FindCoordinator at ``version`` of ``keys`` (one key until v3)."""
-    body = ({"key_type": key_type, "coordinator_keys": keys} if version >= 4
+    body = ({"key_type": key_type, "coordinator_keys": keys} if _batched(version)
             else build.find_coordinator(version, keys[0], key_type))
     return admin.client.answered(ApiKey.FindCoordinator, version, body)
 
@@ -456,7 +462,7 @@ def _find(admin: Admin, version: int, key_type: int, keys: list[str]) -> dict:
 def _found(answer: dict, version: int) -> dict[str, tuple]:
     """Each key's (error, node id, host, port) in a FindCoordinator answer (v0-v3: the one key
     as ``""``)."""
-    entries = answer.get("coordinators") or [] if version >= 4 else [{**answer, "key": ""}]
+    entries = answer.get("coordinators") or [] if _batched(version) else [{**answer, "key": ""}]
     return {e.get("key"): (e.get("error_code"), e.get("node_id"), e.get("host"), e.get("port")) for e in entries}
 
 
@@ -479,7 +485,7 @@ def test_m7_find_coordinator_names_a_broker_metadata_lists_the_same_at_every_ver
     newest = admin.version(ApiKey.FindCoordinator)
 
     def judged(value):
-        key_type = value["key_type"] if version >= 1 else GROUP_KEY
+        key_type = value["key_type"] if schema_facts.has_field(api_key, version, "key_type") else GROUP_KEY
         keys = [f"{check.prefix}fc-{'txn' if key_type else 'group'}-{i}" for i in range(value["keys"])]
         named = {}
         for key in keys:
@@ -487,21 +493,21 @@ def test_m7_find_coordinator_names_a_broker_metadata_lists_the_same_at_every_ver
                                       lambda a: _found(a, newest).get(key if newest >= 4 else "", (None,))[0]
                                       == Errors.NONE, within=VISIBLE_S)
             expect_setup(held, f"setup: FindCoordinator v{newest} of {key!r} names a coordinator (NONE)")
-            named[key] = _found(answer, newest)[key if newest >= 4 else ""]
+            named[key] = _found(answer, newest)[key if _batched(newest) else ""]
         at, meta = _metadata_step(check, admin, [])
         ids = sorted(b["node_id"] for b in meta.get("brokers") or [])
-        batches = [keys] if version >= 4 else [[k] for k in keys]
+        batches = [keys] if _batched(version) else [[k] for k in keys]
         for batch in batches:
             answer = _find(admin, version, key_type, batch)
-            if version >= 4:
+            if _batched(version):
                 check.expect_field(["coordinators", "key"], sorted(batch), count=len(batch), distinct=True,
                                    says=f"v4+: one entry per key of the batch {batch}")
             for key in batch:
-                where = ["coordinators", {"key": key}] if version >= 4 else []
+                where = ["coordinators", {"key": key}] if _batched(version) else []
                 check.expect_field([*where, "error_code"], [Errors.NONE], count=1, says=f"{key!r}: NONE")
                 check.expect_field([*where, "node_id"], ids, count=1,
                                    says=f"{key!r}'s coordinator is one of the brokers Metadata lists {ids}")
-                node = _found(answer, version).get(key if version >= 4 else "", (None, None))[1]
+                node = _found(answer, version).get(key if _batched(version) else "", (None, None))[1]
                 for field in ("host", "port"):
                     check.expect_same([*where, field], at, ["brokers", {"node_id": node}, field], min_count=1,
                                       says=f"{key!r}'s coordinator's {field}: Metadata's for broker {node}")
@@ -657,7 +663,7 @@ def test_m9_adding_a_voter_the_quorum_has_answers_duplicate_voter(check, api_key
         cluster = admin.client.answered(ApiKey.DescribeCluster, dv, build.describe_cluster(dv))
         body = {"cluster_id": cluster.get("cluster_id"), "timeout_ms": 5000, "voter_id": voter,
                 "voter_directory_id": directory, "listeners": listeners}
-        if version >= 1:
+        if schema_facts.has_field(api_key, version, "ack_when_committed"):
             body["ack_when_committed"] = True
         admin.client.answered(ApiKey.AddRaftVoter, version, body)
         which = "its own directory id" if own else "a fresh directory id"
