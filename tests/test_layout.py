@@ -502,6 +502,25 @@ def test_the_counter_sees_a_version_number():
                              "y = version >= since\nz = n >= 4\n") == [1, 3]
 
 
+#: no module of the suite (tests and benchmarks aside) is longer than this many lines
+MODULE_LINES_MAX = 600
+
+
+def _long_modules(paths, limit: int = MODULE_LINES_MAX) -> list[str]:
+    return [f"{p.relative_to(ROOT)}: {n} lines" for p in paths
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > limit]
+
+
+def test_no_module_of_the_suite_is_over_600_lines():
+    long = _long_modules(path for pkg in SUITE for path in _modules(pkg))
+    assert not long, "split along a seam:\n" + "\n".join(long)
+
+
+def test_the_size_check_sees_a_long_module():
+    p = ROOT / "tests" / "test_layout.py"
+    assert _long_modules([p], limit=10) and not _long_modules([p], limit=10 ** 6)
+
+
 def _property_ids() -> list[str]:
     from conformance.catalogue import rows
     return sorted({r[0] for r in rows()})
