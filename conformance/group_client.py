@@ -8,7 +8,7 @@ from __future__ import annotations
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, expect_setup
 from fixtures.waiting import VISIBLE_S
-from protocol import ApiKey, Errors
+from protocol import ApiKey, Errors, schema_facts
 from protocol import requests as build
 from reference.group_rules import BY_TOPIC_ID_FROM, FETCH_GROUPS_FROM, NO_OFFSET
 from reference.modes import OFFSETS_V0_SERVED
@@ -20,6 +20,11 @@ TRANSIENT = frozenset({int(Errors.COORDINATOR_LOAD_IN_PROGRESS), int(Errors.COOR
                        int(Errors.NOT_COORDINATOR)})
 
 
+def _fetch_has_top_error(v: int) -> bool:
+    """Whether OffsetFetch's answer at ``v`` has a top-level error code (v2 to v7)."""
+    return schema_facts.has_field(ApiKey.OffsetFetch, v, "error_code", side="response")
+
+
 def _error_paths(api_key: int, v: int) -> list[list[str]]:
     """Where an answer of ``api_key`` at ``v`` carries error codes."""
     if api_key == ApiKey.OffsetCommit:
@@ -27,7 +32,7 @@ def _error_paths(api_key: int, v: int) -> list[list[str]]:
     if api_key == ApiKey.OffsetFetch:
         if v >= FETCH_GROUPS_FROM:
             return [["groups", "error_code"], ["groups", "topics", "partitions", "error_code"]]
-        return ([["error_code"]] if v >= 2 else []) + [["topics", "partitions", "error_code"]]
+        return ([["error_code"]] if _fetch_has_top_error(v) else []) + [["topics", "partitions", "error_code"]]
     if api_key in (ApiKey.DescribeGroups, ApiKey.ConsumerGroupDescribe):
         return [["groups", "error_code"]]
     if api_key == ApiKey.DeleteGroups:
@@ -55,11 +60,12 @@ class Groups:
         ``__consumer_offsets`` on a new cluster), the check's own on a single broker."""
         v = self.admin.version(ApiKey.FindCoordinator)
         self.admin.client.answered(ApiKey.FindCoordinator, v, build.find_coordinator(v, group))
-        self.check.expect_field(["coordinators", "error_code"] if v >= 4 else ["error_code"], [Errors.NONE],
+        batched = schema_facts.has_field(ApiKey.FindCoordinator, v, "coordinators", side="response")
+        self.check.expect_field(["coordinators", "error_code"] if batched else ["error_code"], [Errors.NONE],
                                 setup=True, retry_s=VISIBLE_S,
                                 says=f"setup: FindCoordinator v{v} of {group!r} names its coordinator (NONE)")
         answer = self.check.answers[self.check.last_step].response or {}
-        found = (answer.get("coordinators") or [{}])[0] if v >= 4 else answer
+        found = (answer.get("coordinators") or [{}])[0] if batched else answer
         node = (found["host"], found["port"])
         if node == self.admin.client.node or len(self.check.broker.addresses) == 1:
             return self.admin.client
@@ -144,7 +150,7 @@ class Groups:
         top = ["groups", {"group_id": group}] if v >= FETCH_GROUPS_FROM else []
         if v >= FETCH_GROUPS_FROM:
             c.expect_field([*top, "error_code"], [Errors.NONE], count=1, says=f"{says}{group!r} answers NONE, once")
-        elif v >= 2:
+        elif _fetch_has_top_error(v):
             c.expect_field(["error_code"], [Errors.NONE], says=f"{says}OffsetFetch v{v} of {group!r}: NONE")
         c.expect_field([*top, "topics", "partitions", "partition_index"], count=len(expected),
                        says=f"{says}one entry per partition asked ({len(expected)})")
