@@ -134,7 +134,7 @@ class Acls:
 def binding_path(b: Acl, version: int) -> list:
     """Where a DescribeAcls answer (v0: without pattern type) lists ``b``."""
     resource = {"resource_type": int(b.resource_type), "resource_name": b.name}
-    if version >= 1:
+    if gen.has_pattern_type(version):
         resource["pattern_type"] = int(b.pattern_type)
     return ["resources", resource, "acls", {"principal": b.principal, "host": b.host, "operation": int(b.operation),
                                             "permission_type": int(b.permission_type)}, "operation"]
@@ -144,7 +144,7 @@ def matching_path(b: Acl, version: int) -> list:
     """Where a DeleteAcls answer (one filter) returns ``b`` as deleted."""
     entry = {"resource_type": int(b.resource_type), "resource_name": b.name, "principal": b.principal,
              "host": b.host, "operation": int(b.operation), "permission_type": int(b.permission_type)}
-    if version >= 1:
+    if gen.has_pattern_type(version):
         entry["pattern_type"] = int(b.pattern_type)
     return ["filter_results", "matching_acls", entry, "error_code"]
 
@@ -172,15 +172,15 @@ def _first(created_at: int, version: int) -> dict:
     """The example every L1/L2 run asks first: PREFIXED and LITERAL bindings on names that
     prefix one another, a MATCH filter that reaches two of them and a filter of every binding
     of the principal (LITERAL only where the version has no pattern type)."""
-    prefixed = AclPatternType.PREFIXED if created_at >= 1 else AclPatternType.LITERAL
+    prefixed = AclPatternType.PREFIXED if gen.has_pattern_type(created_at) else AclPatternType.LITERAL
     b = [Acl(AclResourceType.TOPIC, gen.BASE + "-a", prefixed, gen.PRINCIPAL, "*", AclOperation.READ,
              AclPermission.ALLOW),
          Acl(AclResourceType.TOPIC, gen.BASE + "-a-b", AclPatternType.LITERAL, gen.PRINCIPAL, "*",
              AclOperation.READ, AclPermission.ALLOW),
          Acl(AclResourceType.GROUP, gen.BASE, prefixed, gen.PRINCIPAL, "192.0.2.7", AclOperation.WRITE,
              AclPermission.DENY)]
-    match = AclPatternType.MATCH if version >= 1 else AclPatternType.LITERAL
-    every = AclPatternType.ANY if version >= 1 else AclPatternType.LITERAL
+    match = AclPatternType.MATCH if gen.has_pattern_type(version) else AclPatternType.LITERAL
+    every = AclPatternType.ANY if gen.has_pattern_type(version) else AclPatternType.LITERAL
     return {"bindings": b, "filters": [b[1]._replace(pattern_type=match), everything_of(gen.PRINCIPAL)._replace(
         pattern_type=every)]}
 
@@ -408,5 +408,5 @@ def _stateful_first(version: int, kinds=STATEFUL_KINDS) -> list:
     anything = "ANY operation"
     return [("create", b), ("create", [gen.INVALID[alone][0](b[0]), *b])] + (
         [("create", [gen.INVALID[anything][0](b[0]), b[1]])] if anything in kinds else []) + [
-        ("delete", everything_of(gen.PRINCIPAL)._replace(pattern_type=AclPatternType.ANY if version >= 1
+        ("delete", everything_of(gen.PRINCIPAL)._replace(pattern_type=AclPatternType.ANY if gen.has_pattern_type(version)
                                                          else AclPatternType.LITERAL))]

@@ -1,6 +1,7 @@
-"""M1-M6: the cluster as the admin APIs describe it (DescribeCluster, DescribeTopicPartitions,
-DescribeQuorum, DescribeLogDirs, AlterReplicaLogDirs, ListConfigResources) agrees with
-Metadata, with what was produced and with DescribeConfigs.
+"""M1-M7: the cluster as the admin APIs describe it (DescribeCluster, DescribeTopicPartitions,
+DescribeQuorum, DescribeLogDirs, AlterReplicaLogDirs, ListConfigResources, FindCoordinator)
+agrees with Metadata, with what was produced and with DescribeConfigs (M8 and M9, who is a
+member of the cluster, are ``test_cluster_membership.py``).
 
 * M1, ``DescribeCluster`` (KIP-700 "Add Describe Cluster API"): a broker answers its own
   listener's view, the one Metadata gives (``KafkaApis.handleDescribeCluster`` and
@@ -41,33 +42,18 @@ Metadata, with what was produced and with DescribeConfigs.
   version, and from v4 each key of a batch is answered on its own
   (``KafkaApis.handleFindCoordinatorRequest``, ``getCoordinator``: the alive leader of the
   key's partition of ``__consumer_offsets`` or ``__transaction_state``).
-* M8, ``UnregisterBroker`` (KIP-500 "Replace ZooKeeper with a Self-Managed Metadata Quorum";
-  KIP-631 "The Quorum-based Kafka Controller"): unregistering a broker id no broker has answers
-  BROKER_ID_NOT_REGISTERED and the brokers DescribeCluster lists are unchanged
-  (``ReplicationControlManager.unregisterBroker``: "Broker ID ... is not currently
-  registered"). A live broker is never unregistered, and an external cluster is never sent it.
-* M9, ``RemoveRaftVoter`` and ``AddRaftVoter`` (KIP-853 "KRaft Controller Membership Changes"):
-  removing a voter id the quorum lacks, or adding one of its voters again (its own directory
-  id, or another), answers what ``KafkaRaftClient`` answers: INVALID_REQUEST for a missing
-  directory id, UNSUPPORTED_VERSION while ``kraft.version`` is 0 (a static quorum,
-  ``controller.quorum.voters``), else VOTER_NOT_FOUND (``RemoveVoterHandler``) or
-  DUPLICATE_VOTER (``AddVoterHandler``); DescribeQuorum's voters are unchanged. No real voter is
-  ever removed, and an external cluster is never sent either.
-
 Nothing here changes the cluster but the check's own topics and client-metrics resource (and
 M7's transaction keys, which make ``__transaction_state`` if it is not there yet).
 """
 from __future__ import annotations
 
-import uuid
-
 import pytest
 from hypothesis import strategies as st
 
 from fixtures.admin import Admin
-from fixtures.harness import Skip, Unsupported, expect_setup
+from fixtures.harness import expect_setup
 from fixtures.waiting import VISIBLE_S, eventually
-from protocol import ApiKey, Errors
+from protocol import ApiKey, Errors, schema_facts
 from protocol import requests as build
 from protocol import ConfigResourceType
 
@@ -126,7 +112,7 @@ def test_m1_describe_cluster_lists_the_brokers_and_cluster_metadata_does(check, 
                            says=f"the controller is a listed broker ({ids}) or -1 (computeDescribeClusterResponse)")
         check.expect_field(["cluster_authorized_operations"], [NOT_ASKED],
                            says="authorized operations not asked for: the schema's default Integer.MIN_VALUE")
-        if version >= 1:
+        if schema_facts.has_field(api_key, version, "endpoint_type", side="response"):
             check.expect_field(["endpoint_type"], [BROKER_ENDPOINT], says="a broker answers endpoint type 1 (broker)")
 
     check.once(None, judged)
@@ -245,7 +231,7 @@ def test_m3_the_metadata_quorums_leader_is_one_of_its_voters(check, api_key, ver
                            says="the quorum has voters, each listed once")
         check.expect_field([*where, "leader_id"], sorted(set(voters)),
                            says=f"the leader is one of the current voters {sorted(set(voters))}")
-        if version >= 2:
+        if schema_facts.has_field(api_key, version, "nodes", side="response"):
             for v in sorted(set(voters)):
                 check.expect_field(["nodes", {"node_id": v}, "node_id"], count=1,
                                    says=f"v2+: voter {v} is listed among the nodes once")
@@ -312,7 +298,7 @@ def test_m4_describe_log_dirs_lists_every_partition_once_and_its_size_grows_with
         before = {}
         for a in admin.everywhere():
             answer = _describe_log_dirs(check, a, version, counts)
-            if version >= 3:
+            if schema_facts.has_field(api_key, version, "error_code", side="response"):
                 check.expect_field(["error_code"], [Errors.NONE], says="DescribeLogDirs: NONE")
             check.expect_field(["results", "error_code"], [Errors.NONE], min_count=1, says="each log dir answers NONE")
             for name, n in counts.items():
@@ -397,6 +383,7 @@ def test_m6_list_config_resources_lists_what_describe_configs_accepts(check, api
     admin = Admin(check)
     iv = admin.version(ApiKey.IncrementalAlterConfigs)
     dv = admin.version(ApiKey.DescribeConfigs, at_least=1)
+    typed = schema_facts.has_field(api_key, version, "resource_types")   # v0 lists client metrics only
 
     def judged(_):
         topic, metrics = check.topic("lcr"), check.topic("lcr-metrics")
@@ -409,9 +396,9 @@ def test_m6_list_config_resources_lists_what_describe_configs_accepts(check, api
             _, meta = _metadata_step(check, admin, [])
             brokers = [str(b["node_id"]) for b in meta.get("brokers") or []]
             body = {"resource_types": [int(ConfigResourceType.TOPIC), int(ConfigResourceType.BROKER),
-                                       int(ConfigResourceType.CLIENT_METRICS)]} if version >= 1 else {}
+                                       int(ConfigResourceType.CLIENT_METRICS)]} if typed else {}
             listed = [(metrics, ConfigResourceType.CLIENT_METRICS)]
-            if version >= 1:
+            if typed:
                 listed += [(topic, ConfigResourceType.TOPIC)] + [(b, ConfigResourceType.BROKER) for b in brokers]
             # the broker lists what its metadata image holds, which follows the controller's
             # commit (seen on a loaded machine: kafka:3.9.2 listed nothing 0.1 s after the
@@ -423,7 +410,7 @@ def test_m6_list_config_resources_lists_what_describe_configs_accepts(check, api
             check.expect_field(["error_code"], [Errors.NONE], says="ListConfigResources: NONE")
             for name, kind in listed:
                 where = ["config_resources", {"resource_name": name}]
-                if version >= 1:
+                if typed:
                     where[1] = {"resource_name": name, "resource_type": int(kind)}
                 check.expect_field([*where, "resource_name"], count=1, says=f"lists {kind.name} {name!r} once")
             for name, kind in listed:
@@ -446,9 +433,14 @@ COORDINATOR_SOURCE = (K + "core/src/main/scala/kafka/server/KafkaApis.scala (han
 GROUP_KEY, TRANSACTION_KEY = 0, 1
 
 
+def _batched(version: int) -> bool:
+    """Whether a FindCoordinator request at ``version`` asks for several keys at once."""
+    return schema_facts.has_field(ApiKey.FindCoordinator, version, "coordinator_keys")
+
+
 def _find(admin: Admin, version: int, key_type: int, keys: list[str]) -> dict:
     """FindCoordinator at ``version`` of ``keys`` (one key until v3)."""
-    body = ({"key_type": key_type, "coordinator_keys": keys} if version >= 4
+    body = ({"key_type": key_type, "coordinator_keys": keys} if _batched(version)
             else build.find_coordinator(version, keys[0], key_type))
     return admin.client.answered(ApiKey.FindCoordinator, version, body)
 
@@ -456,7 +448,7 @@ def _find(admin: Admin, version: int, key_type: int, keys: list[str]) -> dict:
 def _found(answer: dict, version: int) -> dict[str, tuple]:
     """Each key's (error, node id, host, port) in a FindCoordinator answer (v0-v3: the one key
     as ``""``)."""
-    entries = answer.get("coordinators") or [] if version >= 4 else [{**answer, "key": ""}]
+    entries = answer.get("coordinators") or [] if _batched(version) else [{**answer, "key": ""}]
     return {e.get("key"): (e.get("error_code"), e.get("node_id"), e.get("host"), e.get("port")) for e in entries}
 
 
@@ -479,7 +471,7 @@ def test_m7_find_coordinator_names_a_broker_metadata_lists_the_same_at_every_ver
     newest = admin.version(ApiKey.FindCoordinator)
 
     def judged(value):
-        key_type = value["key_type"] if version >= 1 else GROUP_KEY
+        key_type = value["key_type"] if schema_facts.has_field(api_key, version, "key_type") else GROUP_KEY
         keys = [f"{check.prefix}fc-{'txn' if key_type else 'group'}-{i}" for i in range(value["keys"])]
         named = {}
         for key in keys:
@@ -487,21 +479,21 @@ def test_m7_find_coordinator_names_a_broker_metadata_lists_the_same_at_every_ver
                                       lambda a: _found(a, newest).get(key if newest >= 4 else "", (None,))[0]
                                       == Errors.NONE, within=VISIBLE_S)
             expect_setup(held, f"setup: FindCoordinator v{newest} of {key!r} names a coordinator (NONE)")
-            named[key] = _found(answer, newest)[key if newest >= 4 else ""]
+            named[key] = _found(answer, newest)[key if _batched(newest) else ""]
         at, meta = _metadata_step(check, admin, [])
         ids = sorted(b["node_id"] for b in meta.get("brokers") or [])
-        batches = [keys] if version >= 4 else [[k] for k in keys]
+        batches = [keys] if _batched(version) else [[k] for k in keys]
         for batch in batches:
             answer = _find(admin, version, key_type, batch)
-            if version >= 4:
+            if _batched(version):
                 check.expect_field(["coordinators", "key"], sorted(batch), count=len(batch), distinct=True,
                                    says=f"v4+: one entry per key of the batch {batch}")
             for key in batch:
-                where = ["coordinators", {"key": key}] if version >= 4 else []
+                where = ["coordinators", {"key": key}] if _batched(version) else []
                 check.expect_field([*where, "error_code"], [Errors.NONE], count=1, says=f"{key!r}: NONE")
                 check.expect_field([*where, "node_id"], ids, count=1,
                                    says=f"{key!r}'s coordinator is one of the brokers Metadata lists {ids}")
-                node = _found(answer, version).get(key if version >= 4 else "", (None, None))[1]
+                node = _found(answer, version).get(key if _batched(version) else "", (None, None))[1]
                 for field in ("host", "port"):
                     check.expect_same([*where, field], at, ["brokers", {"node_id": node}, field], min_count=1,
                                       says=f"{key!r}'s coordinator's {field}: Metadata's for broker {node}")
@@ -509,161 +501,3 @@ def test_m7_find_coordinator_names_a_broker_metadata_lists_the_same_at_every_ver
                                    says=f"{key!r}'s coordinator is the one v{newest} named, {named[key][1]}")
 
     check.given(_M7, judged, first={"keys": 2, "key_type": GROUP_KEY})
-
-
-# -- M8: unregistering a broker -------------------------------------------------------------
-
-UNREGISTER_SOURCE = (K + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java "
-                     "(unregisterBroker: BrokerIdNotRegisteredException); " + K + "metadata/src/main/java/org/apache/"
-                     "kafka/controller/QuorumController.java (unregisterBroker); " + K + "core/src/main/scala/kafka/"
-                     "server/ControllerApis.scala (handleUnregisterBroker)")
-#: how far past the highest broker id the ids M8 unregisters lie
-UNREGISTERED_FROM = 1000
-
-
-@pytest.mark.prop("M8", source=UNREGISTER_SOURCE)
-@pytest.mark.parametrize("api_key,version", every_version((ApiKey.UnregisterBroker,)))
-def test_m8_unregistering_a_broker_id_no_broker_has_answers_broker_id_not_registered(check, api_key, version):
-    """UnregisterBroker at this version of a broker id no broker has (1000 and more past the
-    highest id DescribeCluster lists) answers BROKER_ID_NOT_REGISTERED, and DescribeCluster
-    afterwards lists the same brokers. Never sent to an external cluster (nor for a live
-    broker)."""
-    check.require(api_key, version)
-    if check.broker.external:
-        raise Skip("UnregisterBroker is never sent to an external cluster (the suite's choice: it would "
-                   "unregister a broker of someone else's cluster if an id were live)")
-    admin = Admin(check)
-    dv = admin.version(ApiKey.DescribeCluster)
-
-    def judged(past):
-        cluster = admin.client.answered(ApiKey.DescribeCluster, dv, build.describe_cluster(dv))
-        before = check.last_step
-        ids = sorted(b["broker_id"] for b in cluster.get("brokers") or [])
-        check.expect_field(["brokers", "broker_id"], min_count=1, setup=True,
-                           says="setup: DescribeCluster lists the brokers")
-        absent = max(ids or [0]) + UNREGISTERED_FROM + past
-        admin.client.answered(ApiKey.UnregisterBroker, version, {"broker_id": absent})
-        check.expect_field(["error_code"], [Errors.BROKER_ID_NOT_REGISTERED],
-                           says=f"broker id {absent}, which no broker has (brokers {ids}): BROKER_ID_NOT_REGISTERED")
-        admin.client.answered(ApiKey.DescribeCluster, dv, build.describe_cluster(dv))
-        check.expect_same(["brokers", "broker_id"], before, min_count=1,
-                          says=f"DescribeCluster lists the same brokers {ids} afterwards")
-
-    check.given(st.integers(0, 1000), judged, first=0)
-
-
-# -- M9: quorum membership ------------------------------------------------------------------
-
-VOTERS_SOURCE = (K + "raft/src/main/java/org/apache/kafka/raft/KafkaRaftClient.java (handleAddVoterRequest, "
-                 "handleRemoveVoterRequest); " + K + "raft/src/main/java/org/apache/kafka/raft/internals/"
-                 "AddVoterHandler.java; " + K + "raft/src/main/java/org/apache/kafka/raft/internals/"
-                 "RemoveVoterHandler.java; " + K + "raft/src/main/java/org/apache/kafka/raft/VoterSet.java "
-                 "(removeVoter)")
-#: the feature whose level 1 allows quorum reconfiguration (``KRaftVersion.isReconfigSupported``)
-KRAFT_VERSION = "kraft.version"
-NO_DIRECTORY = uuid.UUID(int=0)
-
-
-def _quorum(check, admin: Admin) -> tuple[int, dict]:
-    """DescribeQuorum (the newest version) of the metadata log: its step and answer."""
-    v = admin.version(ApiKey.DescribeQuorum)
-    body = {"topics": [{"topic_name": METADATA_LOG, "partitions": [{"partition_index": 0}]}]}
-    answer = admin.client.answered(ApiKey.DescribeQuorum, v, body)
-    check.expect_field(["topics", "partitions", "current_voters", "replica_id"], min_count=1, setup=True,
-                       says="setup: DescribeQuorum lists the quorum's voters")
-    return check.last_step, answer
-
-
-def _voters(answer: dict) -> dict[int, uuid.UUID]:
-    return {r["replica_id"]: r.get("replica_directory_id") or NO_DIRECTORY for t in answer.get("topics") or []
-            for p in t.get("partitions") or [] for r in p.get("current_voters") or []}
-
-
-def _reconfigurable(admin: Admin) -> bool:
-    """Whether ``kraft.version`` is finalized at 1 or more (ApiVersions v3+)."""
-    v = admin.version(ApiKey.ApiVersions, at_least=3)
-    answer = admin.client.answered(ApiKey.ApiVersions, v, build.api_versions(v))
-    return any(f["name"] == KRAFT_VERSION and f["max_version_level"] >= 1
-               for f in answer.get("finalized_features") or [])
-
-
-def _membership_error(directory: uuid.UUID, reconfigurable: bool, otherwise: int) -> tuple[int, str]:
-    """The code KafkaRaftClient answers a voter change of ``directory`` and why."""
-    if directory == NO_DIRECTORY:
-        return Errors.INVALID_REQUEST, "no directory id: INVALID_REQUEST (\"didn't include a valid voter\")"
-    if not reconfigurable:
-        return Errors.UNSUPPORTED_VERSION, f"{KRAFT_VERSION} 0 (a static quorum): UNSUPPORTED_VERSION"
-    return otherwise, f"{KRAFT_VERSION} 1+: {Errors(otherwise).name}"
-
-
-def _never_external(check) -> None:
-    if check.broker.external:
-        raise Skip("quorum membership changes are never sent to an external cluster (the suite's choice: "
-                   "they reconfigure someone else's controller quorum)")
-
-
-@pytest.mark.prop("M9", source=VOTERS_SOURCE)
-@pytest.mark.parametrize("api_key,version", every_version((ApiKey.RemoveRaftVoter,)))
-def test_m9_removing_a_voter_the_quorum_lacks_answers_voter_not_found(check, api_key, version):
-    """RemoveRaftVoter at this version of a voter id the quorum lacks (1000 and more past its
-    highest voter), with a fresh directory id, answers VOTER_NOT_FOUND where ``kraft.version``
-    is 1 or more and UNSUPPORTED_VERSION where it is 0; DescribeQuorum's voters are
-    unchanged."""
-    check.require(api_key, version)
-    _never_external(check)
-    admin = Admin(check)
-
-    def judged(past):
-        before, answer = _quorum(check, admin)
-        voters = _voters(answer)
-        absent = max(voters) + UNREGISTERED_FROM + past
-        directory = uuid.uuid4()
-        code, why = _membership_error(directory, _reconfigurable(admin), Errors.VOTER_NOT_FOUND)
-        cluster = admin.client.answered(ApiKey.DescribeCluster, admin.version(ApiKey.DescribeCluster),
-                                        build.describe_cluster(admin.version(ApiKey.DescribeCluster)))
-        admin.client.answered(ApiKey.RemoveRaftVoter, version, {
-            "cluster_id": cluster.get("cluster_id"), "voter_id": absent, "voter_directory_id": directory})
-        check.expect_field(["error_code"], [code], says=f"voter {absent}, not among {sorted(voters)}: {why}")
-        _quorum(check, admin)
-        check.expect_same(["topics", "partitions", "current_voters", "replica_id"], before, min_count=1,
-                          says=f"DescribeQuorum's voters are still {sorted(voters)}")
-
-    check.given(st.integers(0, 1000), judged, first=0)
-
-
-@pytest.mark.prop("M9", source=VOTERS_SOURCE)
-@pytest.mark.parametrize("api_key,version", every_version((ApiKey.AddRaftVoter,)))
-def test_m9_adding_a_voter_the_quorum_has_answers_duplicate_voter(check, api_key, version):
-    """AddRaftVoter at this version of one of the quorum's voters, with its listeners as
-    DescribeQuorum v2+ lists them and its own directory id or a fresh one, answers
-    DUPLICATE_VOTER where ``kraft.version`` is 1 or more, UNSUPPORTED_VERSION where it is 0 and
-    INVALID_REQUEST where the directory id is missing (a static voter's); DescribeQuorum's
-    voters are unchanged."""
-    check.require(api_key, version)
-    _never_external(check)
-    admin = Admin(check)
-    if admin.version(ApiKey.DescribeQuorum) < 2:
-        raise Unsupported("DescribeQuorum below v2 lists no voter's listeners")
-
-    def judged(own):
-        before, answer = _quorum(check, admin)
-        voters = _voters(answer)
-        voter = min(voters)
-        directory = voters[voter] if own else uuid.uuid4()
-        listeners = [{"name": e["name"], "host": e["host"], "port": e["port"]} for n in answer.get("nodes") or []
-                     if n["node_id"] == voter for e in n.get("listeners") or []]
-        code, why = _membership_error(directory, _reconfigurable(admin), Errors.DUPLICATE_VOTER)
-        dv = admin.version(ApiKey.DescribeCluster)
-        cluster = admin.client.answered(ApiKey.DescribeCluster, dv, build.describe_cluster(dv))
-        body = {"cluster_id": cluster.get("cluster_id"), "timeout_ms": 5000, "voter_id": voter,
-                "voter_directory_id": directory, "listeners": listeners}
-        if version >= 1:
-            body["ack_when_committed"] = True
-        admin.client.answered(ApiKey.AddRaftVoter, version, body)
-        which = "its own directory id" if own else "a fresh directory id"
-        check.expect_field(["error_code"], [code], says=f"voter {voter} again, with {which}: {why}")
-        _quorum(check, admin)
-        check.expect_same(["topics", "partitions", "current_voters", "replica_id"], before, min_count=1,
-                          says=f"DescribeQuorum's voters are still {sorted(voters)}")
-
-    check.given(st.booleans(), judged, first=True)

@@ -204,7 +204,7 @@ def test_p5_offset_commit_below_v9_to_a_share_group_answers_a_code_of_its_versio
     features show share groups off, ``unsupported``."""
     from fixtures.admin import Admin
 
-    from .test_groups import TRANSIENT
+    from .group_client import TRANSIENT
     from .test_share_groups import _share_groups_on
 
     check.require(api_key, version)

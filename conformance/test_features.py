@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported
 from fixtures.waiting import VISIBLE_S
-from protocol import ApiKey, Errors
+from protocol import ApiKey, Errors, schema_facts
 from protocol import requests as build
 from protocol.errors import error_name
 from reference.known_deviations import UPDATE_FEATURES_V0_DOWNGRADE
@@ -75,7 +75,7 @@ class Features:
 
     def expect_accepted(self, feature: str, says: str) -> None:
         self.check.expect_field(["error_code"], [Errors.NONE], says=says)
-        if self.version < 2:        # v2 lists no per-feature result
+        if _per_feature(self.version):
             self.check.expect_field(["results", {"feature": feature}, "error_code"], [Errors.NONE], count=1,
                                     says=f"{says}: {feature}'s result NONE")
 
@@ -101,6 +101,11 @@ class Features:
                                         says=f"{says}: {name} still at level {level}")
 
 
+def _per_feature(version: int) -> bool:
+    """Whether UpdateFeatures' answer at ``version`` lists a result per feature (v2 lists none)."""
+    return schema_facts.has_field(ApiKey.UpdateFeatures, version, "results", side="response")
+
+
 # -- F1 -----------------------------------------------------------------------------------
 
 @pytest.mark.prop("F1", source=VALIDATE_SOURCE)
@@ -110,7 +115,7 @@ def test_f1_validate_only_update_features_answers_and_changes_nothing(check, api
     finalized feature to 0 answers NONE (the verdict F3's executed request gets), and the
     finalized features are afterwards what they were."""
     check.require(api_key, version)
-    if version < 1:
+    if not schema_facts.has_field(ApiKey.UpdateFeatures, version, "validate_only"):
         raise Unsupported("UpdateFeatures v0 has no validate_only (v1+, KIP-778)")
     f = Features(check, version)
 
@@ -142,7 +147,8 @@ def _f2_examples(version: int, finalized: dict[str, int]):
     real = any(finalized.get(n, 0) >= 1 for n in (*DOWNGRADABLE, *NEVER_MOVED))
     kinds = [k for k, (_, _, which, since) in KINDS.items() if version >= since and (real or which == "made-up")]
     return st.fixed_dictionaries({"kind": st.sampled_from(kinds), "companion": st.booleans(),
-                                  "first": st.booleans(), "validate_only": st.booleans() if version >= 1
+                                  "first": st.booleans(), "validate_only": st.booleans()
+                                  if schema_facts.has_field(ApiKey.UpdateFeatures, version, "validate_only")
                                   else st.just(False)})
 
 
@@ -197,7 +203,7 @@ def _refused(check, f: Features, rule, version: int, value: dict, before: dict[s
     if rule.whole:
         check.expect_field(["error_code"], [rule.code],
                            says=f"{what}: the whole request answers {rule.code} {error_name(rule.code)}")
-        if version < 2:
+        if _per_feature(version):
             check.expect_field(["results", "error_code"], count=0,
                                says="no per-feature result when the top level is an error (createWithErrors)")
         f.expect_unchanged(before, f"after a request refused for {what}")

@@ -49,7 +49,8 @@ from protocol import requests as build
 from strategies import groups as gen
 
 from .parametrize import every_version
-from .test_groups import TRANSIENT, Groups, _made
+from .group_client import TRANSIENT, Groups
+from .test_groups import _made
 
 K = "apache/kafka "
 COORD = K + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/"

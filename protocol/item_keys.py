@@ -5,7 +5,8 @@ item paths: ``"topics[name].partitions[partition_index]"``. Here those paths are
 version: of alternatives (``("groups[group_id]", "topics[name].partition_indexes[]")``), the
 first whose top array that version's message has; each item becomes the tuple of its keys'
 values along the path (``("t", 0)``), so a request's keys and its answer's compare
-directly (catalogue P2: one result per requested item, and no other).
+directly: an answer lists one result per requested item, and no other, exactly when the two
+sets of keys are equal.
 """
 from __future__ import annotations
 

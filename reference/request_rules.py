@@ -38,3 +38,12 @@ BROKER_DEFAULTS = RequestRule(
     "apache/kafka clients/src/main/java/org/apache/kafka/common/requests/CreateTopicsRequest.java "
     "Builder.build (UnsupportedVersionException 'Creating topics with default partitions/replication "
     "factor are only supported in CreateTopicRequest version 4+')")
+
+
+#: The USER resource type is a value of the ACL APIs' resource-type field, which every
+#: version carries; only the schemas' comments say from which version it may be named.
+ACL_USER_RESOURCE = RequestRule(
+    ApiKey.CreateAcls, 3,
+    "resource_type USER (CreateAcls, DescribeAcls, DeleteAcls)",
+    "apache/kafka clients/src/main/resources/common/message/CreateAclsRequest.json, "
+    "DescribeAclsRequest.json, DeleteAclsRequest.json ('Version 3 adds user resource type')")

@@ -13,8 +13,10 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from protocol import ApiKey, schema_facts
 from protocol.requests import AclOperation, AclPatternType, AclPermission, AclResourceType
 from reference.acl_rules import Acl
+from reference.request_rules import ACL_USER_RESOURCE
 
 #: the suffixes of a name chain: each one's name starts with the one before
 CHAIN = ("", "-a", "-a-b", "-b")
@@ -32,13 +34,19 @@ BASE, PRINCIPAL = "@base", "@principal"
 UNKNOWN_CODE = 99
 
 
+def has_pattern_type(version: int) -> bool:
+    """Whether the ACL APIs carry a pattern type at ``version`` (the same first version in
+    CreateAcls, DescribeAcls and DeleteAcls)."""
+    return schema_facts.has_field(ApiKey.CreateAcls, version, "creations.resource_pattern_type")
+
+
 def resource_types(version: int) -> tuple[int, ...]:
-    return tuple(t for t in RESOURCE_TYPES if t != AclResourceType.USER or version >= 3)
+    return tuple(t for t in RESOURCE_TYPES if t != AclResourceType.USER or ACL_USER_RESOURCE.holds_at(version))
 
 
 def patterns(version: int) -> tuple[int, ...]:
     """Pattern types a binding can have at this version (v0 has no field: LITERAL)."""
-    return (AclPatternType.LITERAL, AclPatternType.PREFIXED) if version >= 1 else (AclPatternType.LITERAL,)
+    return (AclPatternType.LITERAL, AclPatternType.PREFIXED) if has_pattern_type(version) else (AclPatternType.LITERAL,)
 
 
 def bindings(version: int, max_size: int = 5):
@@ -55,14 +63,15 @@ def filters(created: list[Acl], version: int):
     value, another value, or "any"; the name its own, one of the chain, an extension of it
     or none. At v0 the pattern type is LITERAL (the field does not exist)."""
     base, principal = BASE, PRINCIPAL
-    pattern_types = tuple(AclPatternType) if version >= 1 else (AclPatternType.LITERAL,)
+    pattern_types = tuple(AclPatternType) if has_pattern_type(version) else (AclPatternType.LITERAL,)
 
     def around(b: Acl):
         return st.builds(
             Acl,
             st.sampled_from((b.resource_type, AclResourceType.ANY, *resource_types(version))),
             st.sampled_from((b.name, None, b.name + "-a", b.name + "-x", *(base + s for s in CHAIN))),
-            st.sampled_from((b.pattern_type, *pattern_types)) if version >= 1 else st.just(AclPatternType.LITERAL),
+            st.sampled_from((b.pattern_type, *pattern_types)) if has_pattern_type(version)
+            else st.just(AclPatternType.LITERAL),
             st.just(principal),
             st.sampled_from((b.host, None, *HOSTS)),
             st.sampled_from((b.operation, AclOperation.ANY, *OPERATIONS)),
@@ -105,4 +114,4 @@ def ops(version: int, kinds, max_steps: int = 8):
 
 
 __all__ = ["BASE", "PRINCIPAL", "CHAIN", "HOSTS", "INVALID", "OPERATIONS", "RESOURCE_TYPES", "UNKNOWN_CODE", "bindings", "filters",
-           "ops", "patterns", "resource_types"]
+           "has_pattern_type", "ops", "patterns", "resource_types"]

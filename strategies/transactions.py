@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from protocol import ApiKey, schema_facts
 from reference.transaction_rules import STATES
 
 #: a state filter Kafka does not know (ListTransactionsResponse.json: unknown_state_filters)
@@ -30,6 +31,14 @@ PIDS = ("none", "ours", "other", "both")
 PATTERNS = (None, "", "ours", "other")
 
 
+def _duration(version: int) -> bool:
+    return schema_facts.has_field(ApiKey.ListTransactions, version, "duration_filter")
+
+
+def _pattern(version: int) -> bool:
+    return schema_facts.has_field(ApiKey.ListTransactions, version, "transactional_id_pattern")
+
+
 def added():
     """The partitions a transaction adds (1-4 of the topic's 4, in drawn order)."""
     return st.lists(st.integers(0, PARTITIONS - 1), min_size=1, max_size=PARTITIONS, unique=True)
@@ -40,8 +49,8 @@ def a_filter(version: int):
     return st.fixed_dictionaries({
         "states": st.lists(st.sampled_from(STATES + (UNKNOWN_STATE,)), max_size=3, unique=True),
         "pids": st.sampled_from(PIDS),
-        "duration": st.sampled_from((ANY_AGE, AN_HOUR_MS)) if version >= 1 else st.just(ANY_AGE),
-        "pattern": st.sampled_from(PATTERNS) if version >= 2 else st.none(),
+        "duration": st.sampled_from((ANY_AGE, AN_HOUR_MS)) if _duration(version) else st.just(ANY_AGE),
+        "pattern": st.sampled_from(PATTERNS) if _pattern(version) else st.none(),
     })
 
 
@@ -59,8 +68,8 @@ def listing_first(version: int) -> dict:
     filters = [{"states": ["CompleteAbort"], "pids": "none", "duration": ANY_AGE, "pattern": None},
                {"states": [], "pids": "other", "duration": ANY_AGE, "pattern": None},
                {"states": ["Ongoing", UNKNOWN_STATE], "pids": "ours", "duration": ANY_AGE,
-                "pattern": "ours" if version >= 2 else None}]
-    if version >= 1:
+                "pattern": "ours" if _pattern(version) else None}]
+    if _duration(version):
         filters.append({"states": [], "pids": "none", "duration": AN_HOUR_MS, "pattern": None})
     return {"partitions": [1, 0], "commit": True, "filters": filters}
 

@@ -47,7 +47,8 @@ CASES = {
 def run_suite(tmp: Path, prop: str, brokers: list[str], select: str | None, extra) -> list[dict]:
     env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "conformance/test_delete_topics.py", "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "conformance/test_delete_topics.py", "conformance/test_delete_topics_by_id.py",
+         "-q", "-p", "no:cacheprovider",
          "--property", prop, *(["-k", select] if select else []),
          *[a for b in brokers for a in ("--broker", b)],
          "--profile", "ci", "--seed", "1", "--results-dir", str(tmp / "results"), *extra],

@@ -363,7 +363,7 @@ def test_d6_leaves_an_entry_naming_nothing_to_its_dedicated_check_in_zookeeper_m
     "neither" entry, and draws it everywhere else."""
     from hypothesis import find
 
-    from conformance.test_delete_topics import _d6
+    from conformance.test_delete_topics_by_id import _d6
 
     shape, entry = kd.DELETE_TOPICS_ENTRY_NAMING_NOTHING, "delete-topics-neither-name-nor-id-authorization-failed"
     assert shape in kd.avoided_shapes("apache-kafka", "3.9.2", "zk")

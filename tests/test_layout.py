@@ -459,3 +459,97 @@ def test_the_checker_sees_an_api_spread_over_modules():
     source = "def create_topics(v, topics): pass\ndef topic(name): pass\ndef _acl(v): pass\n"
     assert _builder_names(source) == ["create_topics"]
     assert _builder_names(source, every_public=True) == ["create_topics", "topic"]
+
+
+# -- version numbers, module sizes, the protocol layer's words -------------------------
+
+#: comparisons of a request version with a literal number allowed outside protocol/: a
+#: field's first version is the schemas' (``protocol.schema_facts``), a rule's is
+#: ``reference/``'s, asked by name
+VERSION_LITERALS_MAX = 5
+
+
+def _version_literals(source: str) -> list[int]:
+    """The lines comparing a version (a name or attribute ending in ``version``) with an
+    integer literal by ``<``, ``<=``, ``>`` or ``>=``."""
+    def versioned(node) -> bool:
+        name = node.id if isinstance(node, ast.Name) else node.attr if isinstance(node, ast.Attribute) else ""
+        return name.lower().endswith("version")
+
+    def literal(node) -> bool:
+        return isinstance(node, ast.Constant) and type(node.value) is int
+    out = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Compare):
+            sides = [node.left, *node.comparators]
+            for op, a, b in zip(node.ops, sides, sides[1:]):
+                if isinstance(op, (ast.Lt, ast.LtE, ast.Gt, ast.GtE)) and (
+                        versioned(a) and literal(b) or literal(a) and versioned(b)):
+                    out.append(node.lineno)
+    return out
+
+
+def test_at_most_a_few_version_numbers_outside_protocol():
+    found = [f"{path.relative_to(ROOT)}:{line}" for pkg in SUITE[1:] for path in _modules(pkg)
+             for line in _version_literals(path.read_text(encoding="utf-8"))]
+    assert len(found) <= VERSION_LITERALS_MAX, (
+        f"{len(found)} comparisons of a version with a number outside protocol/ (at most "
+        f"{VERSION_LITERALS_MAX}); ask schema_facts or a reference/ rule:\n" + "\n".join(found))
+
+
+def test_the_counter_sees_a_version_number():
+    assert _version_literals("if version >= 1:\n    pass\nx = 2 > seen.api_version\n"
+                             "y = version >= since\nz = n >= 4\n") == [1, 3]
+
+
+#: no module of the suite (tests and benchmarks aside) is longer than this many lines
+MODULE_LINES_MAX = 600
+
+
+def _long_modules(paths, limit: int = MODULE_LINES_MAX) -> list[str]:
+    return [f"{p.relative_to(ROOT)}: {n} lines" for p in paths
+            if (n := len(p.read_text(encoding="utf-8").splitlines())) > limit]
+
+
+def test_no_module_of_the_suite_is_over_600_lines():
+    long = _long_modules(path for pkg in SUITE for path in _modules(pkg))
+    assert not long, "split along a seam:\n" + "\n".join(long)
+
+
+def test_the_size_check_sees_a_long_module():
+    p = ROOT / "tests" / "test_layout.py"
+    assert _long_modules([p], limit=10) and not _long_modules([p], limit=10 ** 6)
+
+
+def _property_ids() -> list[str]:
+    from conformance.catalogue import rows
+    return sorted({r[0] for r in rows()})
+
+
+def _naming_ids(source: str, ids) -> list[tuple[int, str]]:
+    """(line, id) of every property id in ``source`` as a word of its own (``P6``, not
+    ``P6x``; a family's one letter alone is no id)."""
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, ids)) + r")\b")
+    return [(i, m.group(1)) for i, line in enumerate(source.splitlines(), 1) for m in pattern.finditer(line)]
+
+
+#: protocol modules whose comments still name property ids, to be rewritten with the module
+#: itself (each must still name one, so an entry cannot outlive its reason)
+NAMING_IDS_PENDING = {"protocol/codec.py"}
+
+
+def test_the_protocol_layer_names_no_property():
+    """protocol/ says Kafka's facts; which property asks one is the catalogue's to say."""
+    ids = _property_ids()
+    found = {str(path.relative_to(ROOT)): _naming_ids(path.read_text(encoding="utf-8"), ids)
+             for path in _modules("protocol")}
+    bad = [f"{p}:{line} {i}" for p, hits in found.items() if p not in NAMING_IDS_PENDING for line, i in hits]
+    assert not bad, "\n".join(bad)
+    assert all(found.get(p) for p in NAMING_IDS_PENDING), "a pending module names no property id any more"
+
+
+def test_the_checker_sees_a_property_id():
+    ids = _property_ids()
+    assert {"P6", "S1", "Y4"} <= set(ids)
+    assert _naming_ids("# what P6 needs\n# X and P and P60 and KIP-6 are no ids\n# (S1, Y4)\n", ids) == [
+        (1, "P6"), (3, "S1"), (3, "Y4")]

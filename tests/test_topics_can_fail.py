@@ -37,7 +37,8 @@ KILLS = {
 def run_suite(tmp: Path, test: str, api: str, version: int, brokers: list[str]) -> dict:
     env = dict(os.environ, KAC_LAST_RUN_FILE=str(tmp / "last-run"))
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "conformance/test_topics.py", "-q", "-p", "no:cacheprovider",
+        [sys.executable, "-m", "pytest", "conformance/test_topics.py", "conformance/test_create_partitions.py", "-q",
+         "-p", "no:cacheprovider",
          "-k", f"{test} and noida-{api}-v{version}", *[a for b in brokers for a in ("--broker", b)],
          "--profile", "ci", "--seed", "1", "--results-dir", str(tmp / "results")],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
