@@ -38,8 +38,8 @@ from strategies import acls as gen
 
 from .acl_model import AclModel, everything_of, named, show
 from .parametrize import every_api, every_version
+from protocol.kafka_sources import KAFKA
 
-KAFKA = "apache/kafka "
 RULES = (KAFKA + "clients/src/main/java/org/apache/kafka/common/resource/ResourcePatternFilter.java (matches); "
          + KAFKA + "clients/src/main/java/org/apache/kafka/common/acl/AccessControlEntryFilter.java (matches)")
 DESCRIBE_SOURCE = RULES + "; " + KAFKA + ("metadata/src/main/java/org/apache/kafka/metadata/authorizer/"

@@ -87,8 +87,8 @@ from reference import error_codes as ec
 from reference.broker_config import METADATA_AUTO_CREATES
 from reference.kips import KIP_4_DELETE_TOPICS
 from reference.modes import DELETE_TOPICS_DESCRIBABLE_MISSING
+from protocol.kafka_sources import KAFKA
 
-KAFKA = "apache/kafka "
 SOURCE = (KIP_4_DELETE_TOPICS + " point 5 (no existence leak); " + KAFKA
           + "core/src/main/scala/kafka/server/ControllerApis.scala (deleteTopics, createTopics, createPartitions, "
           "authorizeAlterResource), core/src/main/scala/kafka/server/KafkaApis.scala (handleTopicMetadataRequest, "

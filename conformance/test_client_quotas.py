@@ -34,8 +34,8 @@ from strategies import client_quotas as gen
 
 from .parametrize import every_version
 from .quota_model import QuotaModel, show
+from protocol.kafka_sources import KAFKA
 
-KAFKA = "apache/kafka "
 CQCM = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ClientQuotaControlManager.java"
 IMAGE = KAFKA + "metadata/src/main/java/org/apache/kafka/image/ClientQuotasImage.java (describe, matches)"
 ALTER_SOURCE = CQCM + " (alterClientQuotas, alterClientQuotaEntity); " + IMAGE

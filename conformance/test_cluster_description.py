@@ -58,8 +58,8 @@ from protocol import requests as build
 from protocol import ConfigResourceType
 
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA as K
 
-K = "apache/kafka "
 CLUSTER_SOURCE = (K + "core/src/main/scala/kafka/server/KafkaApis.scala (handleDescribeCluster, "
                   "handleTopicMetadataRequest); " + K + "core/src/main/scala/kafka/server/AuthHelper.scala "
                   "(computeDescribeClusterResponse)")

@@ -59,8 +59,8 @@ from strategies import delegation_tokens as gen
 
 from . import capabilities
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA as K
 
-K = "apache/kafka "
 APIS = K + "core/src/main/scala/kafka/server/KafkaApis.scala "
 MSG = K + "clients/src/main/resources/common/message/"
 KIPS = ("KIP-48 \"Delegation token support for Kafka\"; KIP-373 \"Allow users to create delegation tokens for "

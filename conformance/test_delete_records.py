@@ -26,11 +26,11 @@ from protocol import requests as build
 from protocol.errors import error_name
 
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA as K
 
 #: DeleteRecordsRequest.HIGH_WATERMARK: delete up to the high watermark.
 HIGH_WATERMARK = -1
 
-K = "apache/kafka "
 SOURCE = ("catalogue R1; " + K + "core/src/main/scala/kafka/cluster/Partition.scala deleteRecordsOnLeader "
           "(policy, -1 = high watermark, offset < 0); " + K + "storage/src/main/java/org/apache/kafka/storage/"
           "internals/log/UnifiedLog.java maybeIncrementLogStartOffset (> high watermark -> OFFSET_OUT_OF_RANGE, "

@@ -40,8 +40,8 @@ from protocol import requests as build
 from strategies import describe_producers as gen
 
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA as K
 
-K = "apache/kafka "
 MSG = K + "clients/src/main/resources/common/message/"
 STORAGE = K + "storage/src/main/java/org/apache/kafka/storage/internals/log/"
 W1_SOURCE = ("KIP-664 \"Provide tooling to detect and abort hanging transactions\"; " + MSG

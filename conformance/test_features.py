@@ -35,8 +35,8 @@ from reference.features import DOWNGRADABLE, NEVER_MOVED, SAFE_DOWNGRADE, UPGRAD
 from reference.modes import UPDATE_FEATURES_REFUSAL
 
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA as K
 
-K = "apache/kafka "
 CONTROLLER = K + "metadata/src/main/java/org/apache/kafka/controller/FeatureControlManager.java"
 VALIDATE_SOURCE = CONTROLLER + " (updateFeatures: validateOnly -> no records)"
 REFUSAL_SOURCE = (CONTROLLER + " (updateFeature); " + K + "clients/src/main/java/org/apache/kafka/common/requests/"

@@ -52,8 +52,8 @@ from . import capabilities
 from .group_client import Groups
 from .group_model import GroupModel
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA as K
 
-K = "apache/kafka "
 COORD = K + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/"
 GMM, OMM, CLASSIC = COORD + "GroupMetadataManager.java", COORD + "OffsetMetadataManager.java", \
     COORD + "classic/ClassicGroup.java"

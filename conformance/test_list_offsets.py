@@ -37,8 +37,8 @@ from reference.list_offsets_rules import MIN_VERSION, UNKNOWN_TIMESTAMP, express
 from strategies import list_offsets as gen
 
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA as K
 
-K = "apache/kafka "
 MSG = K + "clients/src/main/resources/common/message/"
 FETCH = (K + "core/src/main/scala/kafka/server/ReplicaManager.scala fetchOffset (timestampMinSupportedVersion); "
          + K + "core/src/main/scala/kafka/cluster/Partition.scala fetchOffsetForTimestamp; " + K

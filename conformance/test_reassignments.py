@@ -48,8 +48,8 @@ from protocol import requests as build
 from strategies import reassignments as gen
 
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA as K
 
-K = "apache/kafka "
 MSG = K + "clients/src/main/resources/common/message/"
 RCM = K + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java "
 APIS = K + "core/src/main/scala/kafka/server/ControllerApis.scala "

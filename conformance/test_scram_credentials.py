@@ -38,8 +38,8 @@ from reference.scram_rules import (MECHANISMS, SHA_256, SHA_512, Deletion, Upser
 from strategies import scram_credentials as gen
 
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA
 
-KAFKA = "apache/kafka "
 CONTROL = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ScramControlManager.java"
 DESCRIBE = KAFKA + "metadata/src/main/java/org/apache/kafka/image/ScramImage.java (describe)"
 U1_SOURCE = (CONTROL + " (alterCredentials, finishUpsertion); " + DESCRIBE + "; " + KAFKA

@@ -51,8 +51,8 @@ from strategies import groups as gen
 from .parametrize import every_version
 from .group_client import TRANSIENT, Groups
 from .test_groups import _made
+from protocol.kafka_sources import KAFKA as K
 
-K = "apache/kafka "
 COORD = K + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/"
 MSG = K + "clients/src/main/resources/common/message/"
 KIPS = ("KIP-932 \"Queues for Kafka\"; KIP-1071 \"Streams Rebalance Protocol\"; KIP-1043 \"Administration of "

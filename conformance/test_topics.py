@@ -38,8 +38,8 @@ from reference.modes import CREATE_TOPICS_CHECKS, first_failed
 from reference.release_lines import CLUSTER_METADATA_CREATE_ERROR, SEGMENT_BYTES_MIN
 from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from reference.topic_config import CONFIGS
+from protocol.kafka_sources import KAFKA
 
-KAFKA = "apache/kafka "
 RCM = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 RCM_TEST = KAFKA + "metadata/src/test/java/org/apache/kafka/controller/ReplicationControlManagerTest.java"
 CT_TEST = KAFKA + "core/src/test/scala/unit/kafka/server/CreateTopicsRequestTest.scala"

@@ -45,8 +45,8 @@ from reference.transaction_rules import COMPLETE, listed, request_of, unknown_st
 from strategies import transactions as gen
 
 from .parametrize import every_version
+from protocol.kafka_sources import KAFKA as K
 
-K = "apache/kafka "
 MSG = K + "clients/src/main/resources/common/message/"
 TXN = K + "core/src/main/scala/kafka/coordinator/transaction/"
 KIP664 = "KIP-664 \"Provide tooling to detect and abort hanging transactions\""

@@ -30,8 +30,8 @@ from .parametrize import every_version
 from strategies.batches import VALIDATE_ONLY_APIS, describe_item, mixed_batches
 
 from .batch_model import RELATIONAL_KINDS, World, asked, items_for, observe, set_up, settle
+from protocol.kafka_sources import KAFKA
 
-KAFKA = "apache/kafka "
 RCM = "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 QC = "metadata/src/main/java/org/apache/kafka/controller/QuorumController.java"
 

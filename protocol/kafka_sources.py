@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from .errors import Errors
 
+#: The repository every source cites, as a source string begins: ``apache/kafka <path> (...)``.
+KAFKA = "apache/kafka "
+
 MSG = "clients/src/main/resources/common/message/"
 ERRORS_JAVA = "clients/src/main/java/org/apache/kafka/common/protocol/Errors.java"
 CONTROLLER_APIS = "core/src/main/scala/kafka/server/ControllerApis.scala"
@@ -27,7 +30,7 @@ ACL_CONTROL = "metadata/src/main/java/org/apache/kafka/controller/AclControlMana
 
 def src(path: str, what: str) -> str:
     """A row's source: ``apache/kafka <path>:<what>``."""
-    return f"apache/kafka {path}:{what}"
+    return f"{KAFKA}{path}:{what}"
 
 
 #: What any API the broker handles or forwards may answer (the families' rows cite them).
