@@ -357,14 +357,7 @@ def _suite_sources() -> dict[str, tuple[str, bool]]:
 
 #: Circles that stand, each with why; the test fails on any other, and on one listed here
 #: that is gone (so the list cannot outlive its reason).
-STANDING_CIRCLES: dict[frozenset[str], str] = {
-    frozenset(f"conformance.stateful.{m}" for m in (
-        "config_operations", "expectations", "invariants", "log_operations", "operation", "row", "run", "steps",
-        "topic_operations")):
-        "S1's operations and their helpers annotate with the Run and Row that drive them (TYPE_CHECKING "
-        "imports of the modules that import them); a typed context below both, which issue 56's typed run "
-        "context gives, ends it",
-}
+STANDING_CIRCLES: dict[frozenset[str], str] = {}
 
 
 def test_no_import_circle():
