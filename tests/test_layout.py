@@ -97,10 +97,7 @@ def test_the_order_check_can_fail():
 #: Python's and pytest's own names, which every package may have.
 CONVENTIONAL = {"__init__", "__main__", "conftest"}
 #: A name that stands in two places for the same thing, and why.
-SAME_MEANING = {
-    "known": "the reviewed known deviations of Kafka: matched against result rows (reports/known.py, "
-             "which may import nothing of the suite) and reproduced on a broker (fixtures/known.py)",
-}
+SAME_MEANING: dict[str, str] = {}
 
 
 def _families() -> set[str]:
