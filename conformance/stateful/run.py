@@ -44,8 +44,6 @@ class Run:
         self.ops: list[dict] = []
         self.script: list[str] = []
         self.unsettled: dict[str, float] = {}       # topic -> until when its policy may lag
-        self.stated: list = []                      # the last observation's expectations, deferred
-                                                    # (invariants.py)
 
     # -- failing: the judge's verdicts ------------------------------------------------------
     @contextmanager
