@@ -11,10 +11,8 @@ from protocol.apis import ApiKey
 from protocol.errors import Errors
 from reference.error_codes import may_answer
 
-from .mutant import Mutant, mutant
+from .mutant import KAFKA, Mutant, mutant
 from .protocol import AnswersAboveMax, ResultMissing, StaleCorrelationId
-
-KAFKA = "kafka:4.4.0"
 
 
 @mutant
