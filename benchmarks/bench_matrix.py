@@ -4,8 +4,8 @@
 
 Runs the suite on every Apache Kafka target the suite knows the rules of, in one command as
 a release manager runs it: the newest release of each line from 3.3 to 4.4 in KRaft mode, and
-3.3-3.9 in ZooKeeper mode (``fixtures.known.every_target``, the same 19 targets
-``python -m fixtures.known --every-line`` asks), ``--jobs N`` brokers side by side, then
+3.3-3.9 in ZooKeeper mode (``fixtures.known_replay.every_target``, the same 19 targets
+``python -m fixtures.known_replay --every-line`` asks), ``--jobs N`` brokers side by side, then
 ``python -m reports.known`` on every run folder. Prints ``matrix_s`` beside its limit (1,200 s),
 each target's seconds and rows, and how many failing rows are not reviewed known deviations
 (each target's run must have none). ``--out FILE`` merges ``matrix_s`` and ``matrix_parts``.
@@ -36,7 +36,7 @@ def _seconds(manifest: dict) -> float:
 
 
 def main(argv=None) -> int:
-    from fixtures.known import every_target
+    from fixtures.known_replay import every_target
 
     p = argparse.ArgumentParser(prog="python benchmarks/bench_matrix.py", description=__doc__.split("\n\n")[0])
     p.add_argument("--jobs", type=int, default=None,

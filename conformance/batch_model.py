@@ -29,8 +29,6 @@ from reference import topic_names
 CREATE_TOPICS, CREATE_PARTITIONS = ApiKey.CreateTopics, ApiKey.CreatePartitions
 ALTER_CONFIGS, INCREMENTAL_ALTER_CONFIGS = ApiKey.AlterConfigs, ApiKey.IncrementalAlterConfigs
 
-#: Kinds whose items are valid on their own (released Kafka answers NONE).
-VALID_KINDS = {api: {n for n, k in by_name.items() if k.valid} for api, by_name in item_kinds.KINDS.items()}
 #: Kinds whose verdict depends on another entry of the same request (left out of V3).
 RELATIONAL_KINDS = {n for by_name in item_kinds.KINDS.values() for n, k in by_name.items() if k.relational}
 
@@ -84,26 +82,8 @@ def asked(check, api_key: int, version: int) -> Ctx:
 # item strategies (strategies/batches.py: one Kind per item kind)
 # --------------------------------------------------------------------------------------
 
-def create_topics_items(version: int, prefix: str, rf_floor: int, mappable: bool = True,
-                        kinds: set[str] | None = None, avoid: frozenset = frozenset()) -> dict:
-    """One strategy per CreateTopics item kind.
-
-    ``mappable`` leaves out the invalid names that cannot carry a world's prefix ("",
-    ".", ".."): they name the same (non-)topic in every world."""
-    return _items(ApiKey.CreateTopics, kinds, version=version, prefix=prefix, rf_floor=rf_floor, mappable=mappable,
-                  avoid=avoid)
-
-
 def create_partitions_items(kinds: set[str] | None = None) -> dict:
     return _items(ApiKey.CreatePartitions, kinds)
-
-
-def alter_configs_items() -> dict:
-    return _items(ApiKey.AlterConfigs)
-
-
-def incremental_alter_configs_items() -> dict:
-    return _items(ApiKey.IncrementalAlterConfigs)
 
 
 def items_for(api_key: int, version: int, prefix: str, rf_floor: int, mappable: bool = True,

@@ -226,11 +226,6 @@ class TopicConfigModel:
         return out
 
 
-def defaults_omitted(fresh: dict[str, Described]) -> list[str]:
-    """Keys Kafka's DescribeConfigs lists for every topic that a fresh topic's answer lacks."""
-    return sorted(ALWAYS_DESCRIBED - set(fresh))
-
-
 def ops_text(ops) -> str:
     return ", ".join(f"{_op_name(op)} {k}" + ("" if op == AlterConfigOp.DELETE else f"={v!r}")
                      for k, op, v in ops)
@@ -338,13 +333,4 @@ def changes(before: dict[str, Described], after: dict[str, Described]) -> list[s
             out.append(f"{k}: {b.value!r} -> {a.value!r}")
         elif b.source != a.source:
             out.append(f"{k}: config_source {b.source} -> {a.source}")
-    return out
-
-
-def with_sets(before: dict[str, Described], ops) -> dict[str, Described]:
-    """``before`` with the SET operations of ``ops`` applied as overrides."""
-    out = dict(before)
-    for k, op, v in ops:
-        if op == AlterConfigOp.SET:
-            out[k] = Described(v, ConfigSource.TOPIC_CONFIG)
     return out

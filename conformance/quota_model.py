@@ -9,23 +9,23 @@ from dataclasses import dataclass, field
 from protocol import Errors
 from reference.modes import QUOTA_DUPLICATE_KEY_REFUSED
 from reference.release_lines import QUOTA_VALUES_CHECKED
-from reference.quota_rules import Entity, alter_code, matches
+from reference.quota_rules import QuotaEntity, alter_code, matches
 
 
-def show(ent: Entity) -> str:
+def show(ent: QuotaEntity) -> str:
     return "{" + ", ".join(f"{t}={n!r}" for t, n in ent) + "}"
 
 
 @dataclass
 class QuotaModel:
     """The quotas a broker holds (of the entities a check made up): entity -> {key: value}."""
-    held: dict[Entity, dict[str, float]] = field(default_factory=dict)
+    held: dict[QuotaEntity, dict[str, float]] = field(default_factory=dict)
     #: the broker refuses a key named twice (its mode: reference/modes.py) and a value <= 0
     #: (its line and mode: reference/release_lines.py)
     values_checked: bool = field(default_factory=QUOTA_VALUES_CHECKED.now)
     duplicates_checked: bool = field(default_factory=QUOTA_DUPLICATE_KEY_REFUSED.now)
 
-    def alter(self, entries: list[tuple[Entity, list]], validate_only: bool = False) -> list[int]:
+    def alter(self, entries: list[tuple[QuotaEntity, list]], validate_only: bool = False) -> list[int]:
         """The code of each entry; the valid ones are applied (unless ``validate_only``)."""
         codes = [alter_code(e, ops, self.values_checked, self.duplicates_checked) for e, ops in entries]
         if not validate_only:
@@ -42,10 +42,10 @@ class QuotaModel:
                     del self.held[e]
         return codes
 
-    def of(self, ent: Entity) -> dict[str, float]:
+    def of(self, ent: QuotaEntity) -> dict[str, float]:
         return dict(self.held.get(ent, {}))
 
-    def describe(self, components, strict: bool) -> dict[Entity, dict[str, float]]:
+    def describe(self, components, strict: bool) -> dict[QuotaEntity, dict[str, float]]:
         return {e: dict(v) for e, v in self.held.items() if matches(e, components, strict)}
 
 

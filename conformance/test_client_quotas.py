@@ -29,7 +29,7 @@ from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from protocol.errors import error_name
-from reference.quota_rules import CLIENT_ID, ENTITY_TYPES, IP, MATCH_EXACT, USER, Entity
+from reference.quota_rules import CLIENT_ID, ENTITY_TYPES, IP, MATCH_EXACT, USER, QuotaEntity
 from strategies import client_quotas as gen
 
 from .parametrize import every_version
@@ -48,7 +48,7 @@ INVALID_SOURCE = (CQCM + " (alterClientQuotas, validateEntity, configKeysForEnti
 APIS = (ApiKey.DescribeClientQuotas, ApiKey.AlterClientQuotas)
 
 
-def entity_of(components) -> Entity:
+def entity_of(components) -> QuotaEntity:
     return tuple(sorted((t, n) for t, n in components))
 
 
@@ -102,7 +102,7 @@ class Quotas:
             c.expect_field(["entries", {"error_code": code}, "entity", "entity_name"], names, count=len(names),
                            says=f"{says}: the entries answering {code} {error_name(code)} are {what}")
 
-    def describe_entity(self, ent: Entity, want: dict, version: int | None = None, says: str = "") -> None:
+    def describe_entity(self, ent: QuotaEntity, want: dict, version: int | None = None, says: str = "") -> None:
         """DescribeClientQuotas of ``ent`` with a strict filter of exact components lists the
         entity with exactly ``want`` (or nothing when ``want`` is empty)."""
         v = self.dv if version is None else version
@@ -132,7 +132,7 @@ class Quotas:
         self.check.poll(look, within=VISIBLE_S)
 
 
-def _describable(ent: Entity) -> bool:
+def _describable(ent: QuotaEntity) -> bool:
     types = [t for t, _ in ent]
     return bool(ent) and set(types) <= set(ENTITY_TYPES) and IP not in types
 

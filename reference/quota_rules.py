@@ -33,16 +33,16 @@ USER_CLIENT_KEYS = {"producer_byte_rate": True, "consumer_byte_rate": True,
 #: QuotaConfig.ipConfigs
 IP_KEYS = {"connection_creation_rate": True}
 
-#: An entity: sorted ((type, name), ...); an op: (key, value) with value None for a removal.
-Entity = tuple
+#: A client quota entity: sorted ((type, name), ...); an op: (key, value) with value None for a removal.
+QuotaEntity = tuple
 
 
-def entity(**components) -> Entity:
+def entity(**components) -> QuotaEntity:
     """``entity(user="u", client_id="c")`` as a sorted tuple of (type, name)."""
     return tuple(sorted((k.replace("_", "-"), v) for k, v in components.items()))
 
 
-def alter_code(ent: Entity, ops: list[tuple[str, float | None]], values_checked: bool = True,
+def alter_code(ent: QuotaEntity, ops: list[tuple[str, float | None]], values_checked: bool = True,
                duplicates_checked: bool = True) -> int:
     """The code ClientQuotaControlManager answers one entry of AlterClientQuotas.
     ``duplicates_checked``: a key named twice is refused (KRaft; ZooKeeper mode accepts it,
@@ -93,7 +93,7 @@ def filter_error(components: list[tuple[str, int, str | None]]) -> int:
     return Errors.NONE
 
 
-def matches(ent: Entity, components: list[tuple[str, int, str | None]], strict: bool) -> bool:
+def matches(ent: QuotaEntity, components: list[tuple[str, int, str | None]], strict: bool) -> bool:
     """``ClientQuotasImage.matches``."""
     names = dict(ent)
     if strict and len(names) != len(components):

@@ -27,6 +27,7 @@ from protocol import requests
 from reference.request_rules import BROKER_DEFAULT, BROKER_DEFAULTS
 from protocol import AlterConfigOp
 from protocol.apis import ApiKey
+from protocol.wire import INT16_MAX, INT16_MIN
 from reference.known_deviations import ALTER_CONFIGS_RESOURCE_TWICE
 
 from . import domain
@@ -128,12 +129,12 @@ CREATE_TOPICS_KINDS = (
          lambda p: _kind("bad_partitions", partitions=domain.invalid_partition_counts()),
          _topic(partitions=lambda it, b: it["partitions"])),
     Kind(ApiKey.CreateTopics, "bad_rf",
-         lambda p: _kind("bad_rf", rf=st.one_of(st.just(0), st.integers(-(1 << 15), -2)),
+         lambda p: _kind("bad_rf", rf=st.one_of(st.just(0), st.integers(INT16_MIN, -2)),
                          partitions=st.one_of(_partitions(p), domain.invalid_partition_counts())),
          _topic(replication_factor=lambda it, b: it["rf"], partitions=lambda it, b: it["partitions"])),
     Kind(ApiKey.CreateTopics, "too_many_replicas",
          lambda p: _kind("too_many_replicas",
-                         rf=st.one_of(st.just(p.rf_floor), st.integers(p.rf_floor, (1 << 15) - 1))),
+                         rf=st.one_of(st.just(p.rf_floor), st.integers(p.rf_floor, INT16_MAX))),
          _topic(replication_factor=lambda it, b: it["rf"])),
     Kind(ApiKey.CreateTopics, "bad_config",
          lambda p: _kind("bad_config", bad=domain.topic_config_entries(valid=False).map(list), configs=_configs()),

@@ -17,6 +17,7 @@ from reference.topic_config import CONFIGS, INT32, INT64, LIST_KEYS
 from reference.topic_names import LEGAL_CHARS, MAX_NAME_LENGTH, collision_key
 from protocol import AlterConfigOp, ConfigResourceType, codec, schema_facts
 from protocol.apis import ADMIN, DECLARATIONS, ApiKey
+from protocol.wire import INT16_MAX, INT16_MIN
 from . import schema
 from .bodies import generic_request
 from .entities import RunNames
@@ -98,7 +99,7 @@ def replication_factors(max_factor: int = 1) -> SearchStrategy[int]:
 
 def invalid_replication_factors(brokers: int = 1) -> SearchStrategy[int]:
     """0, negatives other than -1, and more replicas than ``brokers``: INVALID_REPLICATION_FACTOR."""
-    return st.one_of(st.just(0), st.integers(-(1 << 15), -2), st.integers(brokers + 1, (1 << 15) - 1))
+    return st.one_of(st.just(0), st.integers(INT16_MIN, -2), st.integers(brokers + 1, INT16_MAX))
 
 
 # -- topic configs -------------------------------------------------------------------------

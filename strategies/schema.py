@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from protocol import ZERO_UUID, codec
+from protocol.wire import INT16_MAX, INT16_MIN
 
 #: Default largest array length; keeps examples (and broker work) small.
 MAX_ITEMS = 3
@@ -34,7 +35,7 @@ OMIT = object()
 
 _SCALARS = {
     "int8": st.integers(-(1 << 7), (1 << 7) - 1),
-    "int16": st.integers(-(1 << 15), (1 << 15) - 1),
+    "int16": st.integers(INT16_MIN, INT16_MAX),
     "uint16": st.integers(0, 0xFFFF),
     "int32": st.integers(-(1 << 31), (1 << 31) - 1),
     "int64": st.integers(-(1 << 63), (1 << 63) - 1),

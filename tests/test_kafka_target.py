@@ -438,7 +438,7 @@ def test_the_known_deviations_reproduce_by_hand_on_kafka():
     one line per entry saying exactly "reproduced" (not "NOT reproduced", not "undecided")."""
     from reference.known_deviations import entries
 
-    proc = subprocess.run([sys.executable, "-m", "fixtures.known", "--release", NEWEST_RELEASE], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "fixtures.known_replay", "--release", NEWEST_RELEASE], cwd=ROOT,
                           capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     lines = proc.stdout.splitlines()

@@ -2,7 +2,7 @@
 entry's shape predicate and its request regex agree, each has exactly one dedicated check
 that asks that shape, the generators of every other check leave the shape out only where
 the entry applies, the harness refuses to send it from any other check, and
-``python -m fixtures.known`` confirms an entry by comparing the answer with its
+``python -m fixtures.known_replay`` confirms an entry by comparing the answer with its
 conforming answer, with one line for bad input."""
 from __future__ import annotations
 
@@ -288,10 +288,10 @@ def test_the_harness_refuses_to_send_an_avoided_shape():
     check_of("apache-kafka", "4.4.0", tuple(dedicated)).not_a_known_shape(ApiKey.AlterConfigs, 0, twice)
 
 
-# -- python -m fixtures.known --------------------------------------------------------------
+# -- python -m fixtures.known_replay --------------------------------------------------------------
 
 def _known(*args, timeout=120):
-    return subprocess.run([sys.executable, "-m", "fixtures.known", *args], cwd=ROOT, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "fixtures.known_replay", *args], cwd=ROOT, capture_output=True,
                           text=True, timeout=timeout)
 
 
@@ -403,10 +403,10 @@ def test_only_c4s_unknown_key_list_op_kind_draws_the_zookeeper_append_shape(kind
     drawn()
 
 
-def test_fixtures_known_starts_an_entry_of_zookeeper_mode_in_that_mode():
-    """``python -m fixtures.known`` starts an entry's releases in its first mode (``--mode``
+def test_known_replay_starts_an_entry_of_zookeeper_mode_in_that_mode():
+    """``python -m fixtures.known_replay`` starts an entry's releases in its first mode (``--mode``
     overrides): a ZooKeeper-mode entry on ``kafka:VERSION,mode=zk``."""
-    from fixtures import known as fk
+    from fixtures import known_replay as fk
 
     assert fk.target_spec("3.9.2", "zk") == "kafka:3.9.2,mode=zk"
     assert fk.target_spec("4.4.0", "kraft") == "kafka:4.4.0"
@@ -419,12 +419,12 @@ def test_fixtures_known_starts_an_entry_of_zookeeper_mode_in_that_mode():
     assert not any(e.applies("apache-kafka", "3.5.2", "kraft") for e in zk)
 
 
-# -- python -m fixtures.known --every-line ---------------------------------------------------
+# -- python -m fixtures.known_replay --every-line ---------------------------------------------------
 
 def test_every_line_asks_each_kraft_line_and_each_3x_line_in_zookeeper_mode_too():
     """The targets of ``--every-line``: the newest release of every line 3.3-4.4 (Maven's
     list), and ZooKeeper mode of the 3.x ones (4.0 removed it)."""
-    from fixtures import known as fk
+    from fixtures import known_replay as fk
 
     targets = fk.every_target()
     assert [line for _, line, mode in targets if mode == "kraft"] == \
@@ -434,7 +434,7 @@ def test_every_line_asks_each_kraft_line_and_each_3x_line_in_zookeeper_mode_too(
 
 
 def test_an_entry_claims_its_lines_and_modes_and_is_sent_only_where_its_request_is_served():
-    from fixtures import known as fk
+    from fixtures import known_replay as fk
 
     zk = kd.entry("delete-topics-neither-name-nor-id-authorization-failed").doc
     assert fk.claims(zk, "3.9", "zk") and not fk.claims(zk, "3.9", "kraft") and not fk.claims(zk, "4.0", "zk")
@@ -449,7 +449,7 @@ def test_every_line_sends_each_entry_to_one_started_broker_and_what_it_does_not_
     """One broker for every entry (noida here): the AlterConfigs entry reproduces there (noida
     answers its own codes), and an entry whose API noida does not advertise (a share group's,
     Kafka 4.4's) is not sent."""
-    from fixtures import known as fk
+    from fixtures import known_replay as fk
 
     found = fk.entries()
     seen = fk._verify_on("noida", found)
@@ -483,22 +483,22 @@ def _list_offsets(offset: int, timestamp: int) -> dict:
      False),
 ])
 def test_every_line_counts_only_kafkas_deviating_answer_as_the_entry_reproduced(entry_id, api_key, body, is_it):
-    """``python -m fixtures.known`` counts an entry reproduced only when the answer is its
+    """``python -m fixtures.known_replay`` counts an entry reproduced only when the answer is its
     ``deviating_answer`` (codes, ``holds``, ``error_message_contains``): found running every line
     (2026-11-27), where a release lacking the feature, or a set-up that did not take, gave
     another wrong answer that the entry's lines must not list."""
-    from fixtures import known as fk
+    from fixtures import known_replay as fk
 
     want = kd.entry(entry_id).doc["deviating_answer"]
     assert fk.is_deviation(want, api_key, body) is is_it
 
 
-# -- python -m fixtures.known: variants for other lines, late answers ------------------------
+# -- python -m fixtures.known_replay: variants for other lines, late answers ------------------------
 
 def test_an_entry_variant_replaces_the_request_on_the_lines_it_lists():
     """UpdateFeatures v0 on 3.x KRaft: the variant's request (metadata.version, the only feature
     3.x finalizes) is sent there, the entry's own (group.version) on 4.x."""
-    from fixtures import known as fk
+    from fixtures import known_replay as fk
 
     entry = kd.entry("update-features-v0-allow-downgrade-ignored").doc
     for line in ("3.3", "3.6", "3.9"):
@@ -517,7 +517,7 @@ def test_an_entry_variant_replaces_the_request_on_the_lines_it_lists():
      "setting the upgrade type to either safe or unsafe downgrade.", False),                     # Kafka's deviation
 ])
 def test_a_conforming_answer_may_name_a_message_fragment(message, conforms):
-    from fixtures import known as fk
+    from fixtures import known_replay as fk
 
     entry = fk.for_line(kd.entry("update-features-v0-allow-downgrade-ignored").doc, "3.9")
     frame = bytes.fromhex(entry["request_hex"])
@@ -574,7 +574,7 @@ def _answering_after(*delays: float | None):
 def test_an_entry_about_a_late_answer_is_reproduced_by_a_late_answer_only(delays, reproduced, says):
     """The share-group entry scaled down (in time within 0.3 s, wait 1.5 s, three at once): answers
     in time conform, a late one is Kafka's deviation, none at all is another behaviour."""
-    from fixtures import known as fk
+    from fixtures import known_replay as fk
 
     doc = kd.entry("describe-share-group-offsets-missing-partition-stalls").doc
     entry = {**doc, "conforming_answer": {**doc["conforming_answer"], "answer_within_s": 0.3},

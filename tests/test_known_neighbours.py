@@ -400,7 +400,7 @@ def _tansu(r: dict) -> dict:
 def _named(r: dict) -> str:
     from types import SimpleNamespace
 
-    from fixtures import known as fixtures_known
+    from fixtures import known_replay as fixtures_known
 
     info = SimpleNamespace(impl=r["broker_impl"], version=r["broker_version"],
                            mode="zk" if ",mode=zk" in r["broker"] else "kraft")

@@ -97,10 +97,7 @@ def test_the_order_check_can_fail():
 #: Python's and pytest's own names, which every package may have.
 CONVENTIONAL = {"__init__", "__main__", "conftest"}
 #: A name that stands in two places for the same thing, and why.
-SAME_MEANING = {
-    "known": "the reviewed known deviations of Kafka: matched against result rows (reports/known.py, "
-             "which may import nothing of the suite) and reproduced on a broker (fixtures/known.py)",
-}
+SAME_MEANING: dict[str, str] = {}
 
 
 def _families() -> set[str]:
@@ -357,14 +354,7 @@ def _suite_sources() -> dict[str, tuple[str, bool]]:
 
 #: Circles that stand, each with why; the test fails on any other, and on one listed here
 #: that is gone (so the list cannot outlive its reason).
-STANDING_CIRCLES: dict[frozenset[str], str] = {
-    frozenset(f"conformance.stateful.{m}" for m in (
-        "config_operations", "expectations", "invariants", "log_operations", "operation", "row", "run", "steps",
-        "topic_operations")):
-        "S1's operations and their helpers annotate with the Run and Row that drive them (TYPE_CHECKING "
-        "imports of the modules that import them); a typed context below both, which issue 56's typed run "
-        "context gives, ends it",
-}
+STANDING_CIRCLES: dict[frozenset[str], str] = {}
 
 
 def test_no_import_circle():

@@ -117,6 +117,11 @@ def test_the_standalone_decoder_knows_apiversions_by_kafkas_key():
     assert (reader.SASL_HANDSHAKE, reader.SASL_AUTHENTICATE) == (ApiKey.SaslHandshake, ApiKey.SaslAuthenticate)
 
 
+def test_the_standalone_decoder_bounds_an_open_version_range_by_protocols_int16():
+    """fixtures/judge may not import the suite: its int16 bound is checked against protocol.wire here."""
+    assert reader.INT16_MAX == wire.INT16_MAX
+
+
 def _api_versions_v3(cid):
     """An ApiVersions v3 answer (header v0, compact array, tagged fields) advertising one API."""
     return (struct.pack(">ih", cid, 0) + bytes([2]) + struct.pack(">hhh", ApiKey.Metadata, 0, 12) + b"\0"

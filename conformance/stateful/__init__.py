@@ -35,6 +35,9 @@ The package:
   every step;
 * ``row.py``: one check (:class:`~.row.Row`): version ranges, a fresh topic's defaults,
   failures as the row's message and counterexample;
+* ``interfaces.py``: what the operations, ``run.py``, ``expectations.py`` and
+  ``invariants.py`` need of a row, an example and a row's strategies (typed interfaces
+  that ``Row``, ``Run`` and ``Strategies`` satisfy, so no module imports one that imports it);
 * ``minimise.py``: the pass after hypothesis's shrinker, and the confirming run;
 * ``driver.py``: the state machine, :func:`~.driver.run_s1`, hypothesis's shrinking limit
   (set for a row and restored after it) and ``--replay``.

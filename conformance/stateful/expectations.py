@@ -18,7 +18,7 @@ from protocol.errors import Errors, error_name
 from .. import cluster_model as cm
 
 if TYPE_CHECKING:
-    from .run import Run
+    from .interfaces import RunContext
 
 
 def codes_text(codes) -> str:
@@ -41,7 +41,7 @@ def _named(key) -> str:
     return f"{key[1]}-{key[2]}" if key[0] == "partition" else f"id {key[1]}" if key[0] == "id" else str(key[1])
 
 
-def expected_answer(run: Run, api, expects, entries, everything: bool) -> None:
+def expected_answer(run: RunContext, api, expects, entries, everything: bool) -> None:
     """Per predicted entry of the step just answered: its allowed error codes (and one
     entry per key); no entry for a key the request did not ask (an owned key the answer
     shows that the model did not predict); with ``everything``, no entry beyond those
@@ -62,7 +62,7 @@ def expected_answer(run: Run, api, expects, entries, everything: bool) -> None:
                                says=f"{len(expects)} result(s): one per item asked")
 
 
-def stated(run: Run, facts: list[cm.Fact], base: list, step: int, label: str, when_none: bool = True) -> None:
+def stated(run: RunContext, facts: list[cm.Fact], base: list, step: int, label: str, when_none: bool = True) -> None:
     """Record the model's ``facts`` (paths below ``base``, about ``label``) on ``step``'s
     answer: each applies where the entry answered NONE (``when_none``) unless it names its
     own condition."""
@@ -81,7 +81,7 @@ def stated(run: Run, facts: list[cm.Fact], base: list, step: int, label: str, wh
         run.check.expect_data(f, step=step)
 
 
-def expected_entries(run: Run, api, expects, entries) -> None:
+def expected_entries(run: RunContext, api, expects, entries) -> None:
     """What the model expects of each NONE entry beyond its code (its ``verify`` facts)."""
     step = len(run.check.steps) - 1
     seen = {k: entry for k, _, entry in entries}
@@ -90,7 +90,7 @@ def expected_entries(run: Run, api, expects, entries) -> None:
             stated(run, e.verify(seen.get(e.key) or {}), entry_path(api, e.key), step, _named(e.key))
 
 
-def expected_topic(run: Run, name: str, entry: dict | None, version: int, step: int | None = None) -> None:
+def expected_topic(run: RunContext, name: str, entry: dict | None, version: int, step: int | None = None) -> None:
     """Metadata (the step's answer) lists ``name`` as the model has it: without error, its
     partitions (each without error, each with a leader), its topic id; or not at all."""
     t, at = run.model.topics.get(name), ["topics", {"name": name}]
@@ -108,7 +108,7 @@ def expected_topic(run: Run, name: str, entry: dict | None, version: int, step: 
                            says=f"every partition of {_named(('name', name))} has a leader")
 
 
-def expected_configs(run: Run, name: str, version: int, step: int | None = None) -> None:
+def expected_configs(run: RunContext, name: str, version: int, step: int | None = None) -> None:
     """DescribeConfigs (the step's answer) shows ``name``'s configs as the model has them
     (``cluster_model.Model.config_facts``), without error."""
     t = run.model.topics.get(name)
@@ -121,7 +121,7 @@ def expected_configs(run: Run, name: str, version: int, step: int | None = None)
     stated(run, run.model.config_facts(t, version), base, step, name, when_none=False)
 
 
-def expected_offsets(run: Run, parts: dict, at: dict) -> None:
+def expected_offsets(run: RunContext, parts: dict, at: dict) -> None:
     """ListOffsets (the steps ``at`` names: earliest, latest) shows every partition of
     ``parts`` with the model's log start and end offsets."""
     for which, field in ((OffsetSpec.EARLIEST, "start"), (OffsetSpec.LATEST, "end")):

@@ -24,10 +24,10 @@ from protocol.apis import ApiKey
 from .expectations import expected_configs, expected_offsets, expected_topic
 
 if TYPE_CHECKING:
-    from .run import Run
+    from .interfaces import RunContext
 
 
-def check_invariants(run: Run) -> None:
+def check_invariants(run: RunContext) -> None:
     """Every invariant of ``run``'s row holds (polled until it settles), or ``run`` fails."""
     _settle(run, _topics_look, "(invariant) Metadata")
     if run.row.watch_logs and ApiKey.ListOffsets in run.row.ranges:
@@ -36,7 +36,7 @@ def check_invariants(run: Run) -> None:
         _settle(run, _configs_look, "(invariant) DescribeConfigs", keep=False)
 
 
-def _settle(run: Run, look, line: str, keep: bool = True) -> None:
+def _settle(run: RunContext, look, line: str, keep: bool = True) -> None:
     """Poll ``look`` (its requests and what their answers must show as the model has it)
     until the judge finds it all holding (``check.poll``); the last look is the verdict.
     What a look shows is then learnt where the model could not predict it. Without
@@ -53,7 +53,7 @@ def _settle(run: Run, look, line: str, keep: bool = True) -> None:
         learn()
 
 
-def _topics_look(run: Run) -> dict:
+def _topics_look(run: RunContext) -> dict:
     """Metadata of all topics: exactly the model's topics under the sub-prefix, each as the
     model has it."""
     m, v = run.model, run.row.ranges[ApiKey.Metadata][1]
@@ -73,7 +73,7 @@ def _topics_look(run: Run) -> dict:
     return {"learn": learn}
 
 
-def _offsets_look(run: Run) -> dict:
+def _offsets_look(run: RunContext) -> dict:
     """ListOffsets earliest and latest of every partition: the model's offsets."""
     m = run.model
     parts = {n: t for n, t in sorted(m.topics.items()) if t.partitions}
@@ -89,7 +89,7 @@ def _offsets_look(run: Run) -> dict:
     return {}
 
 
-def _configs_look(run: Run) -> dict:
+def _configs_look(run: RunContext) -> dict:
     """DescribeConfigs of every model topic: the model's configs."""
     m = run.model
     names = sorted(m.topics)

@@ -22,9 +22,7 @@ from protocol.apis import ApiKey
 from .. import cluster_model as cm
 
 if TYPE_CHECKING:
-    from .row import Row
-    from .run import Run
-    from .steps import Strategies
+    from .interfaces import Draws, RowContext, RunContext
 
 
 class Operation:
@@ -57,14 +55,14 @@ class Operation:
         return self.api.name
 
     # -- drawing ---------------------------------------------------------------------------
-    def draw(self, s: Strategies, focused: bool) -> SearchStrategy[dict]:
+    def draw(self, s: Draws, focused: bool) -> SearchStrategy[dict]:
         raise NotImplementedError
 
-    def enabled(self, row: Row) -> bool:
+    def enabled(self, row: RowContext) -> bool:
         """Precondition of a plain request of this API in ``row``."""
         return self.plain and self.api != row.focus and self.api in row.ranges
 
-    def support(self, row: Row) -> int:
+    def support(self, row: RowContext) -> int:
         """How many times a step's options list this operation besides focus and plain."""
         return 0
 
@@ -73,7 +71,7 @@ class Operation:
         """The items a plain request keeps: those naming a topic the model has."""
         return [t for t in items if m.name(t["slot"]) in m.topics]
 
-    def resolve(self, run: Run, op: dict) -> dict | None:
+    def resolve(self, run: RunContext, op: dict) -> dict | None:
         """The concrete operation (``op`` is a copy), or None: nothing to send."""
         return op
 
@@ -83,24 +81,24 @@ class Operation:
         raise NotImplementedError
 
     # -- sending ---------------------------------------------------------------------------
-    def perform(self, run: Run, op: dict, line: str) -> None:
+    def perform(self, run: RunContext, op: dict, line: str) -> None:
         items = self.items(run, op)
         expects = self.predict(run, items, op)
         resp = run.send(self.api, op["v"], self.request(op["v"], items, op), line)
         run.answer(line, expects, self.entries(run, resp, items, op), self.extra,
                    api=self.api, items=items, version=op["v"], everything=items is not None)
 
-    def items(self, run: Run, op: dict) -> list:
+    def items(self, run: RunContext, op: dict) -> list:
         """The operation's items with topic names, as the model method takes them."""
         raise NotImplementedError
 
-    def predict(self, run: Run, items: list, op: dict) -> list[cm.Expect]:
+    def predict(self, run: RunContext, items: list, op: dict) -> list[cm.Expect]:
         raise NotImplementedError
 
     def request(self, v: int, items: list, op: dict) -> dict:
         raise NotImplementedError
 
-    def entries(self, run: Run, resp: dict, items: list, op: dict) -> list[tuple[tuple, int, dict]]:
+    def entries(self, run: RunContext, resp: dict, items: list, op: dict) -> list[tuple[tuple, int, dict]]:
         """``(key, error code, entry)`` per result entry of the answer."""
         field = apis.spec(self.api).item
         return [(("name", e.get(field)), e["error_code"], e) for e in apis.results(self.api, resp)]

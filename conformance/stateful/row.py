@@ -13,6 +13,7 @@ from protocol import apis, requests, schema_facts
 from protocol.apis import ApiKey
 from protocol.codec import APIS
 from protocol.errors import Errors, error_name
+from protocol.wire import INT16_MAX
 from reference import error_codes
 from reference.broker_config import DELETE_TOPIC_ENABLE, DELETION_REFUSED
 
@@ -69,7 +70,7 @@ class Row:
             if adv is None:
                 continue
             lo = max(adv[0], low)
-            hi = min(adv[1], APIS[api].max_version, ceiling if ceiling is not None else 1 << 15)
+            hi = min(adv[1], APIS[api].max_version, ceiling if ceiling is not None else INT16_MAX)
             if lo <= hi:
                 out[api] = (lo, hi)
         return out

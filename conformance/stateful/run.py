@@ -21,7 +21,7 @@ from .invariants import check_invariants
 from .steps import BY_NAME, render
 
 if TYPE_CHECKING:
-    from .row import Row
+    from .interfaces import RowContext
 
 #: After a cleanup.policy change, how long a partition's log may still use the old policy.
 POLICY_SETTLE_SECONDS = 2.0
@@ -35,7 +35,7 @@ def abbreviate(text: str, sub: str) -> str:
 class Run:
     """One example: a fresh sub-prefix, an empty model, the operations and the script."""
 
-    def __init__(self, row: Row, sub: str):
+    def __init__(self, row: RowContext, sub: str):
         self.row = row
         self.check = row.check
         self.client = row.client
@@ -44,8 +44,6 @@ class Run:
         self.ops: list[dict] = []
         self.script: list[str] = []
         self.unsettled: dict[str, float] = {}       # topic -> until when its policy may lag
-        self.stated: list = []                      # the last observation's expectations, deferred
-                                                    # (invariants.py)
 
     # -- failing: the judge's verdicts ------------------------------------------------------
     @contextmanager
@@ -149,7 +147,7 @@ class Run:
             pass
 
 
-def play(row: Row, ops: list[dict], sub: str | None = None) -> None:
+def play(row: RowContext, ops: list[dict], sub: str | None = None) -> None:
     """Run operations in order as one example, without hypothesis, checking the invariants
     before the first and after every step (as the state machine does)."""
     run = row.new_run(sub)

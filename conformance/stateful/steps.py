@@ -22,7 +22,7 @@ from .operation import Operation
 from .topic_operations import CreatePartitions, CreateTopics, DeleteTopics, Metadata
 
 if TYPE_CHECKING:
-    from .row import Row
+    from .interfaces import RowContext
 
 
 #: Every operation S1 sends. The order is the order of the plain options in a step's draw
@@ -42,7 +42,7 @@ class Strategies:
     focus, the broker count. ``row`` needs ``focus``, ``ranges``, ``defaults``,
     ``watch_logs``, ``watch_configs`` and ``avoided_shapes``."""
 
-    def __init__(self, row: Row):
+    def __init__(self, row: RowContext):
         self.row = row
 
     def version(self, api: int, focused: bool):

@@ -1,8 +1,8 @@
 """Generic protocol faults (catalogue P1, P2, P3, P5, P6) on the admin APIs beyond topics and
 configs: the same bug classes as ``faults/mutants/protocol.py`` (whose mutants cover every
-API with per-item results), each aimed at one API the suite speaks since issue 26 (most are the generic
-mutants narrowed to it), so the
-generic properties are shown to catch them there too. Scored over kafka:4.4.0, which
+API with per-item results), each aimed at one admin API beyond those two families (most are
+the generic mutants narrowed to it), so the generic properties are shown to catch them there
+too. Scored over kafka:4.4.0, which
 serves them all.
 """
 from __future__ import annotations
@@ -11,10 +11,8 @@ from protocol.apis import ApiKey
 from protocol.errors import Errors
 from reference.error_codes import may_answer
 
-from .mutant import Mutant, mutant
+from .mutant import KAFKA, Mutant, mutant
 from .protocol import AnswersAboveMax, ResultMissing, StaleCorrelationId
-
-KAFKA = "kafka:4.4.0"
 
 
 @mutant

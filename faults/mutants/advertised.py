@@ -13,6 +13,7 @@ broker specs, left out of the mutation score and of ``all_mutants()``.
 from __future__ import annotations
 
 from protocol.apis import ApiKey
+from protocol.wire import INT16_MAX
 from .mutant import Mutant, mutant
 
 
@@ -26,8 +27,8 @@ def parse_api(arg: str | None) -> int:
     except KeyError:
         raise ValueError(f"unadvertise={arg}: no API is named {arg!r} (Kafka's names, e.g. DescribeCluster)") \
             from None
-    if not 0 <= key <= 0x7FFF:
-        raise ValueError(f"unadvertise={arg}: an API key is an int16 (0..32767)")
+    if not 0 <= key <= INT16_MAX:
+        raise ValueError(f"unadvertise={arg}: an API key is an int16 (0..{INT16_MAX})")
     if key == ApiKey.ApiVersions:
         raise ValueError("unadvertise=ApiVersions: a broker answers ApiVersions to tell what it serves")
     return key

@@ -8,9 +8,9 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from reference.quota_rules import MATCH_DEFAULT, MATCH_EXACT, MATCH_SPECIFIED, alter_code
-from .mutant import Mutant, Reply, mutant
+from .mutant import KAFKA, Mutant, Reply, mutant
 
-OVER = "kafka:4.4.0"
+OVER = KAFKA
 
 
 def _entity(entry: dict) -> tuple:

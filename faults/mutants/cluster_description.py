@@ -12,9 +12,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import Mutant, Recoding, mutant
-
-KAFKA = "kafka:4.4.0"
+from .mutant import KAFKA, Mutant, Recoding, mutant
 
 
 @mutant

@@ -8,9 +8,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from reference.features import DOWNGRADABLE, SAFE_DOWNGRADE
 
-from .mutant import Mutant, mutant
-
-KAFKA = "kafka:4.4.0"
+from .mutant import KAFKA, Mutant, mutant
 
 
 def _acceptable(update: dict) -> bool:

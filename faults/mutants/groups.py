@@ -10,9 +10,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import Mutant, mutant, recode
-
-KAFKA = "kafka:4.4.0"
+from .mutant import KAFKA, Mutant, mutant, recode
 
 
 def _partitions(topics: list, change) -> list:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import Mutant, mutant
+from .mutant import KAFKA, Mutant, mutant
 
-OVER = "kafka:4.4.0"
+OVER = KAFKA
 
 
 @mutant

@@ -8,10 +8,10 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import mutant
+from .mutant import KAFKA, mutant
 from .reassignments import PartitionRecoding
 
-OVER = "kafka:4.4.0,nodes=3"
+OVER = f"{KAFKA},nodes=3"
 
 
 @mutant

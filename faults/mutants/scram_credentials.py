@@ -9,9 +9,9 @@ import base64
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from reference.scram_rules import MAX_ITERATIONS, SHA_256, SHA_512
-from .mutant import Mutant, Reply, mutant
+from .mutant import KAFKA, Mutant, Reply, mutant
 
-OVER = "kafka:4.4.0"
+OVER = KAFKA
 
 
 def _answer(users: list[str], upstream: dict | None = None) -> dict:

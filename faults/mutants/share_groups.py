@@ -11,9 +11,9 @@ from protocol import ZERO_UUID
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import Mutant, Reply, mutant
+from .mutant import KAFKA, Mutant, Reply, mutant
 
-OVER = "kafka:4.4.0"
+OVER = KAFKA
 
 
 @mutant

@@ -257,6 +257,20 @@ def _described(api: str, feature: str) -> dict[int, str]:
     }
 
 
+def _share_group_offsets(api: str, what: str | None, listed: tuple[Errors, ...]) -> dict[int, str]:
+    """Describe/Alter/DeleteShareGroupOffsets: from the share coordinator (``what`` it
+    answers with NONE), the codes the response schema lists (``listed``), refused where
+    share groups are not enabled."""
+    name = api[0].upper() + api[1:]
+    return {
+        Errors.NONE: src(SERVICE, api if what is None else f"{api}: {what}"),
+        **COORDINATED,
+        **_TOPIC_REFUSED,
+        **{code: src(MSG + f"{name}Response.json", f"{code.name} (version 0+)") for code in listed},
+        Errors.UNSUPPORTED_VERSION: src(KAFKA_APIS, f"handle{name}Request: share groups not enabled"),
+    }
+
+
 ANY_VERSION = {
     ApiKey.FindCoordinator: {
         Errors.NONE: src(KAFKA_APIS, "getCoordinator: the coordinator's endpoint"),
@@ -336,34 +350,15 @@ ANY_VERSION = {
     ApiKey.ConsumerGroupDescribe: _described("consumerGroupDescribe", "the consumer group protocol (KIP-848)"),
     ApiKey.ShareGroupDescribe: _described("shareGroupDescribe", "share groups (KIP-932)"),
     ApiKey.StreamsGroupDescribe: _described("streamsGroupDescribe", "streams groups (KIP-1071)"),
-    ApiKey.DescribeShareGroupOffsets: {
-        Errors.NONE: src(SERVICE, "describeShareGroupOffsets: the start offsets from the share coordinator's state"),
-        **COORDINATED,
-        **_TOPIC_REFUSED,
-        Errors.GROUP_ID_NOT_FOUND: src(MSG + "DescribeShareGroupOffsetsResponse.json", "GROUP_ID_NOT_FOUND (version 0+)"),
-        Errors.INVALID_REQUEST: src(MSG + "DescribeShareGroupOffsetsResponse.json", "INVALID_REQUEST (version 0+)"),
-        Errors.UNSUPPORTED_VERSION: src(KAFKA_APIS, "handleDescribeShareGroupOffsetsRequest: share groups not enabled"),
-    },
-    ApiKey.AlterShareGroupOffsets: {
-        Errors.NONE: src(SERVICE, "alterShareGroupOffsets"),
-        **COORDINATED,
-        **_TOPIC_REFUSED,
-        Errors.GROUP_ID_NOT_FOUND: src(MSG + "AlterShareGroupOffsetsResponse.json", "GROUP_ID_NOT_FOUND (version 0+)"),
-        Errors.NON_EMPTY_GROUP: src(MSG + "AlterShareGroupOffsetsResponse.json", "NON_EMPTY_GROUP (version 0+)"),
-        Errors.KAFKA_STORAGE_ERROR: src(MSG + "AlterShareGroupOffsetsResponse.json", "KAFKA_STORAGE_ERROR (version 0+)"),
-        Errors.INVALID_REQUEST: src(MSG + "AlterShareGroupOffsetsResponse.json", "INVALID_REQUEST (version 0+)"),
-        Errors.UNSUPPORTED_VERSION: src(KAFKA_APIS, "handleAlterShareGroupOffsetsRequest: share groups not enabled"),
-    },
-    ApiKey.DeleteShareGroupOffsets: {
-        Errors.NONE: src(SERVICE, "deleteShareGroupOffsets"),
-        **COORDINATED,
-        **_TOPIC_REFUSED,
-        Errors.GROUP_ID_NOT_FOUND: src(MSG + "DeleteShareGroupOffsetsResponse.json", "GROUP_ID_NOT_FOUND (version 0+)"),
-        Errors.NON_EMPTY_GROUP: src(MSG + "DeleteShareGroupOffsetsResponse.json", "NON_EMPTY_GROUP (version 0+)"),
-        Errors.KAFKA_STORAGE_ERROR: src(MSG + "DeleteShareGroupOffsetsResponse.json", "KAFKA_STORAGE_ERROR (version 0+)"),
-        Errors.INVALID_REQUEST: src(MSG + "DeleteShareGroupOffsetsResponse.json", "INVALID_REQUEST (version 0+)"),
-        Errors.UNSUPPORTED_VERSION: src(KAFKA_APIS, "handleDeleteShareGroupOffsetsRequest: share groups not enabled"),
-    },
+    ApiKey.DescribeShareGroupOffsets: _share_group_offsets(
+        "describeShareGroupOffsets", "the start offsets from the share coordinator's state",
+        (Errors.GROUP_ID_NOT_FOUND, Errors.INVALID_REQUEST)),
+    ApiKey.AlterShareGroupOffsets: _share_group_offsets(
+        "alterShareGroupOffsets", None,
+        (Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP, Errors.KAFKA_STORAGE_ERROR, Errors.INVALID_REQUEST)),
+    ApiKey.DeleteShareGroupOffsets: _share_group_offsets(
+        "deleteShareGroupOffsets", None,
+        (Errors.GROUP_ID_NOT_FOUND, Errors.NON_EMPTY_GROUP, Errors.KAFKA_STORAGE_ERROR, Errors.INVALID_REQUEST)),
 }
 
 RULES = (

@@ -174,33 +174,30 @@ UNIFIED_LOG = "storage/src/main/java/org/apache/kafka/storage/internals/log/Unif
 EVENT_QUEUE = "server-common/src/main/java/org/apache/kafka/queue/KafkaEventQueue.java"
 TOPIC_PARTITIONS = "core/src/main/scala/kafka/server/handlers/DescribeTopicPartitionsRequestHandler.java"
 
+
+def _strict_quota(api: ApiKey, since: int, permissive: str, below: str, raised_from: str) -> ErrorRule:
+    """THROTTLING_QUOTA_EXCEEDED from ``since`` on (KIP-599: the controller's strict mutation
+    quota); ``below`` says what an older request gets instead (the permissive quota,
+    ``permissive`` in the quota manager), ``raised_from`` where the controller raises it."""
+    return ErrorRule(
+        api, Errors.THROTTLING_QUOTA_EXCEEDED, since, "downgraded_to:NONE",
+        src(CONTROLLER_APIS, f"handle{api.name} newQuotaFor(request, strictSinceVersion = {since})")
+        + "; " + src(MSG + f"{api.name}Request.json", f'"Version {since} ... may return a THROTTLING_QUOTA_EXCEEDED"')
+        + "; " + src(MUTATION_QUOTA, permissive),
+        note=f"below v{since} {below}. Raised from " + src(REPLICATION_CONTROL, raised_from),
+    )
+
+
 RULES = (
     # --- THROTTLING_QUOTA_EXCEEDED (KIP-599): strict quota only from these versions -------
-    ErrorRule(
-        ApiKey.CreateTopics, Errors.THROTTLING_QUOTA_EXCEEDED, 6, "downgraded_to:NONE",
-        src(CONTROLLER_APIS, "handleCreateTopics newQuotaFor(request, strictSinceVersion = 6)")
-        + "; " + src(MSG + "CreateTopicsRequest.json", '"Version 6 ... may return a THROTTLING_QUOTA_EXCEEDED"')
-        + "; " + src(MUTATION_QUOTA, "newQuotaFor / PermissiveControllerMutationQuota.record (never throws)"),
-        note="below v6 the quota is permissive: the topic is created and the response is only "
-             "throttled (throttle_time_ms > 0, channel muted). Raised from "
-             + src(REPLICATION_CONTROL, "createTopic context.applyPartitionChangeQuota"),
-    ),
-    ErrorRule(
-        ApiKey.DeleteTopics, Errors.THROTTLING_QUOTA_EXCEEDED, 5, "downgraded_to:NONE",
-        src(CONTROLLER_APIS, "handleDeleteTopics newQuotaFor(request, strictSinceVersion = 5)")
-        + "; " + src(MSG + "DeleteTopicsRequest.json", '"Version 5 ... may return a THROTTLING_QUOTA_EXCEEDED"')
-        + "; " + src(MUTATION_QUOTA, "PermissiveControllerMutationQuota"),
-        note="below v5 the topic is deleted and the response only throttled. Raised from "
-             + src(REPLICATION_CONTROL, "deleteTopic context.applyPartitionChangeQuota"),
-    ),
-    ErrorRule(
-        ApiKey.CreatePartitions, Errors.THROTTLING_QUOTA_EXCEEDED, 3, "downgraded_to:NONE",
-        src(CONTROLLER_APIS, "handleCreatePartitions newQuotaFor(request, strictSinceVersion = 3)")
-        + "; " + src(MSG + "CreatePartitionsRequest.json", '"Version 3 ... may return a THROTTLING_QUOTA_EXCEEDED"')
-        + "; " + src(MUTATION_QUOTA, "PermissiveControllerMutationQuota"),
-        note="below v3 the partitions are created and the response only throttled. Raised from "
-             + src(REPLICATION_CONTROL, "createPartitions context.applyPartitionChangeQuota"),
-    ),
+    _strict_quota(ApiKey.CreateTopics, 6, "newQuotaFor / PermissiveControllerMutationQuota.record (never throws)",
+                  "the quota is permissive: the topic is created and the response is only throttled "
+                  "(throttle_time_ms > 0, channel muted)", "createTopic context.applyPartitionChangeQuota"),
+    _strict_quota(ApiKey.DeleteTopics, 5, "PermissiveControllerMutationQuota",
+                  "the topic is deleted and the response only throttled", "deleteTopic context.applyPartitionChangeQuota"),
+    _strict_quota(ApiKey.CreatePartitions, 3, "PermissiveControllerMutationQuota",
+                  "the partitions are created and the response only throttled",
+                  "createPartitions context.applyPartitionChangeQuota"),
     # --- TOPIC_DELETION_DISABLED: delete.topic.enable=false on the controller ----------------
     ErrorRule(
         ApiKey.DeleteTopics, Errors.TOPIC_DELETION_DISABLED, 3, "downgraded_to:INVALID_REQUEST",
