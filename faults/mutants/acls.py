@@ -12,9 +12,9 @@ from protocol.apis import ApiKey
 from protocol.errors import Errors
 from protocol.requests import AclPatternType
 from reference.acl_rules import Acl, refusal, unrepresentable
-from .mutant import KAFKA, Mutant, Reply, mutant
+from .mutant import KAFKA_OVER, Mutant, Reply, mutant
 
-OVER = f"{KAFKA},preset=acl"
+OVER = f"{KAFKA_OVER},preset=acl"
 
 
 def _creations(request: dict) -> list[Acl]:

@@ -11,7 +11,7 @@ from protocol.apis import ApiKey
 from protocol.errors import Errors
 from reference.error_codes import may_answer
 
-from .mutant import KAFKA, Mutant, mutant
+from .mutant import KAFKA_OVER, Mutant, mutant
 from .protocol import AnswersAboveMax, ResultMissing, StaleCorrelationId
 
 
@@ -21,7 +21,7 @@ class StaleCorrelationIdDescribeCluster(StaleCorrelationId):
     off-by-one in one handler)."""
     name = "stale-correlation-id-describe-cluster"
     apis = (ApiKey.DescribeCluster,)
-    over = KAFKA
+    over = KAFKA_OVER
 
 
 @mutant
@@ -29,7 +29,7 @@ class DescribeGroupsResultMissing(ResultMissing):
     """DescribeGroups leaves the last group it was asked about out of its answer."""
     name = "describe-groups-result-missing"
     apis = (ApiKey.DescribeGroups,)
-    over = KAFKA
+    over = KAFKA_OVER
 
 
 @mutant
@@ -38,7 +38,7 @@ class ListGroupsAnswersAboveMax(AnswersAboveMax):
     connection being closed."""
     name = "list-groups-answers-above-max"
     apis = (ApiKey.ListGroups,)
-    over = KAFKA
+    over = KAFKA_OVER
 
 
 @mutant
@@ -48,7 +48,7 @@ class EndpointTypeErrorAtV0(Mutant):
     name = "endpoint-type-error-at-v0"
     catches = ("P5",)
     apis = (ApiKey.DescribeCluster,)
-    over = KAFKA
+    over = KAFKA_OVER
     # P5 judges v0 only where the run provoked the code at v1+ (its row is unsupported
     # otherwise): P1's DescribeCluster checks draw the other endpoint types and provoke it
     pytest_args = ("conformance/test_protocol.py", "--property=P1", "-k", "DescribeCluster")
@@ -66,7 +66,7 @@ class DescribeClusterMessageOnSuccess(Mutant):
     name = "describe-cluster-message-on-success"
     catches = ("P6",)
     apis = (ApiKey.DescribeCluster,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         if body.get("error_code") == Errors.NONE:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from protocol import requests, schema_facts
 from protocol.apis import SPECS, ApiKey, items
 from protocol.errors import Errors
-from .mutant import KAFKA, Mutant, Recoding, mutant, with_items
+from .mutant import KAFKA_OVER, Mutant, Recoding, mutant, with_items
 
-OVER = f"{KAFKA},preset=acl"
+OVER = f"{KAFKA_OVER},preset=acl"
 #: the topic APIs A2 judges (Metadata apart)
 TOPIC_APIS = (ApiKey.CreateTopics, ApiKey.DeleteTopics, ApiKey.DeleteRecords, ApiKey.DescribeConfigs,
               ApiKey.AlterConfigs, ApiKey.CreatePartitions, ApiKey.IncrementalAlterConfigs)

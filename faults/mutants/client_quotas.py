@@ -8,9 +8,9 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from reference.quota_rules import MATCH_DEFAULT, MATCH_EXACT, MATCH_SPECIFIED, alter_code
-from .mutant import KAFKA, Mutant, Reply, mutant
+from .mutant import KAFKA_OVER, Mutant, Reply, mutant
 
-OVER = KAFKA
+OVER = KAFKA_OVER
 
 
 def _entity(entry: dict) -> tuple:

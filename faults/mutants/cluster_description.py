@@ -12,7 +12,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA, Mutant, Recoding, mutant
+from .mutant import KAFKA_OVER, Mutant, Recoding, mutant
 
 
 @mutant
@@ -34,7 +34,7 @@ class DescribeTopicPartitionsCursorSkips(Mutant):
     name = "describe-topic-partitions-cursor-skips"
     catches = ("M2",)
     apis = (ApiKey.DescribeTopicPartitions,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         cursor = body.get("next_cursor")
@@ -50,7 +50,7 @@ class DescribeQuorumLeaderNotAVoter(Mutant):
     name = "describe-quorum-leader-not-a-voter"
     catches = ("M3",)
     apis = (ApiKey.DescribeQuorum,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         topics = [{**t, "partitions": [{**p, "leader_id": 1 + max([r["replica_id"] for r in
@@ -67,7 +67,7 @@ class DescribeLogDirsSizeStale(Mutant):
     name = "describe-log-dirs-size-stale"
     catches = ("M4",)
     apis = (ApiKey.DescribeLogDirs,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -95,7 +95,7 @@ class AlterReplicaLogDirsUnknownDirAccepted(Mutant):
     name = "alter-replica-log-dirs-unknown-dir-accepted"
     catches = ("M5",)
     apis = (ApiKey.AlterReplicaLogDirs,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         return {**body, "results": [{**t, "partitions": [
@@ -110,7 +110,7 @@ class ListConfigResourcesOmitsTheLast(Mutant):
     name = "list-config-resources-omits-the-last"
     catches = ("M6",)
     apis = (ApiKey.ListConfigResources,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         listed = body.get("config_resources") or []
@@ -124,7 +124,7 @@ class FindCoordinatorWrongPort(Mutant):
     name = "find-coordinator-wrong-port"
     catches = ("M7",)
     apis = (ApiKey.FindCoordinator,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         if seen.api_version >= 4:
@@ -139,7 +139,7 @@ class FindCoordinatorBatchFirstKeyOnly(Mutant):
     name = "find-coordinator-batch-first-key-only"
     catches = ("M7",)
     apis = (ApiKey.FindCoordinator,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         if seen.api_version < 4 or len(body.get("coordinators") or []) < 2:
@@ -154,7 +154,7 @@ class UnregisterBrokerUnknownIdAccepted(Recoding):
     name = "unregister-broker-unknown-id-accepted"
     catches = ("M8",)
     apis = (ApiKey.UnregisterBroker,)
-    over = KAFKA
+    over = KAFKA_OVER
     recodes = (Errors.BROKER_ID_NOT_REGISTERED, Errors.NONE)
 
 
@@ -165,7 +165,7 @@ class RaftVoterChangeAccepted(Mutant):
     name = "raft-voter-change-accepted"
     catches = ("M9",)
     apis = (ApiKey.AddRaftVoter, ApiKey.RemoveRaftVoter)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         if body.get("error_code") == Errors.NONE:

@@ -10,9 +10,9 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA, Mutant, Recoding, mutant
+from .mutant import KAFKA_OVER, Mutant, Recoding, mutant
 
-ACL = f"{KAFKA},preset=acl"
+ACL = f"{KAFKA_OVER},preset=acl"
 
 
 @mutant
@@ -23,7 +23,7 @@ class TokensWithoutAuthentication(Recoding):
     catches = ("H1",)
     apis = (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken,
             ApiKey.DescribeDelegationToken)
-    over = KAFKA
+    over = KAFKA_OVER
     recodes = (Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, Errors.NONE)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from reference.features import DOWNGRADABLE, SAFE_DOWNGRADE
 
-from .mutant import KAFKA, Mutant, mutant
+from .mutant import KAFKA_OVER, Mutant, mutant
 
 
 def _acceptable(update: dict) -> bool:
@@ -23,7 +23,7 @@ class UpdateFeaturesValidateOnlyApplies(Mutant):
     name = "update-features-validate-only-applies"
     catches = ("F1",)
     apis = (ApiKey.UpdateFeatures,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def request(self, seen):
         if not seen.request.get("validate_only"):
@@ -39,7 +39,7 @@ class UpdateFeaturesRefusalNotAtomic(Mutant):
     name = "update-features-refusal-not-atomic"
     catches = ("F2",)
     apis = (ApiKey.UpdateFeatures,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def request(self, seen):
         updates = seen.request.get("feature_updates") or []
@@ -57,7 +57,7 @@ class ApiVersionsFinalizedFeaturesStale(Mutant):
     name = "api-versions-finalized-features-stale"
     catches = ("F3",)
     apis = (ApiKey.ApiVersions,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA, Mutant, mutant, recode
+from .mutant import KAFKA_OVER, Mutant, mutant, recode
 
 
 def _partitions(topics: list, change) -> list:
@@ -24,7 +24,7 @@ class OffsetFetchOneTooFar(Mutant):
     name = "offset-fetch-one-too-far"
     catches = ("G1",)
     apis = (ApiKey.OffsetFetch,)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         def bump(p):
@@ -45,7 +45,7 @@ class UnknownGroupAsEmpty(Mutant):
     name = "unknown-group-as-empty"
     catches = ("G2", "G3", "G4", "G6")
     apis = (ApiKey.DescribeGroups, ApiKey.DeleteGroups, ApiKey.OffsetDelete, ApiKey.ConsumerGroupDescribe)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         if seen.api_key in (ApiKey.DescribeGroups, ApiKey.ConsumerGroupDescribe):
@@ -78,7 +78,7 @@ class MembersIgnored(Mutant):
     name = "members-ignored"
     catches = ("G5", "G6")
     apis = (ApiKey.DeleteGroups, ApiKey.OffsetDelete, ApiKey.ConsumerGroupDescribe)
-    over = KAFKA
+    over = KAFKA_OVER
 
     def response(self, seen, body):
         if seen.api_key == ApiKey.ConsumerGroupDescribe:

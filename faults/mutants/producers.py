@@ -11,9 +11,9 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA, Mutant, mutant
+from .mutant import KAFKA_OVER, Mutant, mutant
 
-OVER = KAFKA
+OVER = KAFKA_OVER
 
 
 @mutant

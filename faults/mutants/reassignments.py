@@ -12,9 +12,9 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA, Mutant, mutant
+from .mutant import KAFKA_OVER, Mutant, mutant
 
-OVER = KAFKA
+OVER = KAFKA_OVER
 #: each API's per-topic results and, in each, its per-partition ones
 LEVELS = {ApiKey.AlterPartitionReassignments: ("responses", "partitions"),
           ApiKey.ElectLeaders: ("replica_election_results", "partition_result")}

@@ -8,10 +8,10 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA, mutant
+from .mutant import KAFKA_OVER, mutant
 from .reassignments import PartitionRecoding
 
-OVER = f"{KAFKA},nodes=3"
+OVER = f"{KAFKA_OVER},nodes=3"
 
 
 @mutant

@@ -20,7 +20,7 @@ from __future__ import annotations
 from protocol import schema_facts
 from protocol.apis import ApiKey
 from protocol.errors import Errors
-from .mutant import KAFKA, Mutant, Reply, mutant
+from .mutant import KAFKA_OVER, Mutant, Reply, mutant
 
 #: ApiVersions below this version is the handshake every connection and probe starts with
 #: (protocol/wire.py); ``refuse-advertised=ApiVersions`` refuses only the versions above it,
@@ -65,7 +65,7 @@ class RefuseAdvertised(Mutant):
     """Refuses an API it advertises (UNSUPPORTED_VERSION by default) with no switch off."""
     name = "refuse-advertised"
     catches = ("G6",)
-    over = KAFKA
+    over = KAFKA_OVER
     #: what the score's baseline asks (the default argument's API and G6's cells); the APIs
     #: refused are the argument's (:meth:`touches`)
     apis = (ApiKey.ConsumerGroupHeartbeat, ApiKey.ConsumerGroupDescribe)

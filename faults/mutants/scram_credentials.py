@@ -9,9 +9,9 @@ import base64
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from reference.scram_rules import MAX_ITERATIONS, SHA_256, SHA_512
-from .mutant import KAFKA, Mutant, Reply, mutant
+from .mutant import KAFKA_OVER, Mutant, Reply, mutant
 
-OVER = KAFKA
+OVER = KAFKA_OVER
 
 
 def _answer(users: list[str], upstream: dict | None = None) -> dict:

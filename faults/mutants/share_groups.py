@@ -11,9 +11,9 @@ from protocol import ZERO_UUID
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA, Mutant, Reply, mutant
+from .mutant import KAFKA_OVER, Mutant, Reply, mutant
 
-OVER = KAFKA
+OVER = KAFKA_OVER
 
 
 @mutant
