@@ -29,7 +29,7 @@ from protocol import codec, requests, wire
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from fixtures import judge
-from fixtures.judge import reader
+from protocol import reader
 from fixtures.judge.replay import _who
 from fixtures.results import read_rows
 from fixtures.brokers import make_target
