@@ -1,6 +1,8 @@
 """The protocol layer: Kafka's wire format and vocabulary, and nothing about properties.
 
 * ``codec``: Kafka's JSON message schemas -> plain dicts, every version 0..max;
+* ``reader``: the one reader of answers (the codec's, the judge's, every repro.py's) and
+  ``walk``, the one walker of item paths: standard library only, carried into repro.py;
 * ``wire``: a raw connection (frame, send, read one answer);
 * ``leaders``: partition requests split by leader on a cluster;
 * ``apis``: ``ApiKey``, the one declaration table (``DECLARATIONS``: each API's role,

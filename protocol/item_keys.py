@@ -10,8 +10,9 @@ sets of keys are equal.
 """
 from __future__ import annotations
 
-from .apis import DECLARATIONS, FLAT, POSITION, ZERO_UUID, ApiKey, Level
+from .apis import DECLARATIONS, POSITION, ZERO_UUID, ApiKey, Level
 from .schema_facts import REQUEST, RESPONSE, defines, has_field
+from .walk import walk_items
 
 
 def _freeze(value):
@@ -28,14 +29,6 @@ def _freeze(value):
 ALTERNATIVES = "|"
 
 
-def _key(level: Level, entry) -> tuple:
-    if level.plain:
-        return (_freeze(entry),)
-    if level.fallback:
-        return (alternatives(level.key, entry),)
-    return tuple(_freeze(entry.get(f)) for f in level.key)
-
-
 def alternatives(fields: tuple[str, ...], entry: dict) -> tuple:
     """What names an entry that may be named by any of ``fields`` (a DeleteTopics v6 or
     Metadata v10+ topic: by its name, by its topic id, or, in an answer, by both):
@@ -49,24 +42,9 @@ def alternatives(fields: tuple[str, ...], entry: dict) -> tuple:
                                    if entry.get(f) is not None and entry.get(f) != ZERO_UUID)
 
 
-def _walk(levels: tuple[Level, ...], value, prefix: tuple = ()) -> list[tuple] | None:
-    """The keys of every item under ``levels``; None where an array on the way is null
-    (a request's "all of them")."""
-    level, rest = levels[0], levels[1:]
-    entries = value.get(level.array) if isinstance(value, dict) else None
-    if entries is None:
-        return None
-    out = []
-    for i, entry in enumerate(entries):
-        here = prefix if level.key == FLAT else prefix + ((i,) if level.key == POSITION else _key(level, entry))
-        if not rest:
-            out.append(here)
-            continue
-        below = _walk(rest, entry, here)
-        if below is None:
-            return None
-        out.extend(below)
-    return out
+def _data(levels: tuple[Level, ...]) -> list[dict]:
+    """A path's levels as the walker reads them (:func:`answer_levels`' form)."""
+    return [{"array": lv.array, "key": list(lv.key), "fallback": lv.fallback} for lv in levels]
 
 
 def _chosen(api_key: int, version: int, side: str):
@@ -87,7 +65,7 @@ def _keys(api_key: int, version: int, body: dict, side: str) -> list[tuple] | No
     for levels in union:
         if levels[0].array not in body:
             continue
-        keys = _walk(levels, body)
+        keys = walk_items(_data(levels), body, _freeze, alternatives)
         if keys is None:
             return None
         out.extend(keys)
@@ -117,15 +95,15 @@ def positional(api_key: int) -> bool:
 
 def answer_levels(api_key: int, version: int) -> list[list[dict]] | None:
     """The item paths of ``version``'s answer as data (the judge's ``items`` expectation,
-    fixtures/judge/matching.py, walks them as :func:`answered` does): per path of the
+    fixtures/judge/matching.py, walks them with :func:`answered`'s walker,
+    protocol/walk.py): per path of the
     chosen alternative, its levels ``{"array", "key", "fallback"}`` (``key``: the entry
     fields naming the item, ``[]`` for a plain value, ``["#"]`` its place, ``["*"]``
     nothing). None when the version's answer has no per-item results."""
     union = _chosen(api_key, version, RESPONSE)
     if union is None:
         return None
-    return [[{"array": lv.array, "key": list(lv.key), "fallback": lv.fallback} for lv in levels]
-            for levels in union]
+    return [_data(levels) for levels in union]
 
 
 __all__ = ["ALTERNATIVES", "alternatives", "answer_levels", "answered", "positional", "requested"]

@@ -132,7 +132,7 @@ def overlay_response_schema(api_key: int) -> dict:
 
 
 def decode_response(api_key: int, payload: bytes) -> tuple[int, dict]:
-    _, resp_cls = codec(api_key)
-    version = OVERLAYS[api_key].version
-    msg = official._decode_exact(resp_cls, payload, version)
-    return msg.header.correlation_id, official.to_dict(msg)
+    """An answer at the overlay's version, read by the suite's one reader with the
+    overlay's response schema."""
+    return official.decode_response(api_key, OVERLAYS[api_key].version, payload,
+                                    schema=overlay_response_schema(api_key))

@@ -25,7 +25,8 @@ import pytest
 from fixtures import harness
 from fixtures import judge
 from fixtures.check import judging, recorder
-from fixtures.judge import matching, reader, replay, values, verdicts
+from fixtures.judge import matching, replay, values, verdicts
+from protocol import reader, walk
 from fixtures.repro import export
 from protocol.errors import Errors
 
@@ -251,12 +252,13 @@ def _code(co: types.CodeType) -> tuple:
 
 
 def test_repro_py_carries_the_judges_modules_as_they_are():
-    """Every top-level function and class of fixtures/judge is in the one text, compiled to the
+    """Every top-level function and class of fixtures/judge and of the protocol modules it carries
+    (protocol/reader.py, protocol/walk.py) is in the one text, compiled to the
     same code, and nothing else is defined there."""
     carried: dict = {"__name__": "repro"}
     exec(compile(export.judge_source(), "repro.py", "exec"), carried)
     seen = set()
-    for module in (matching, reader, replay, values, verdicts):
+    for module in (matching, reader, replay, values, verdicts, walk):
         for name, obj in vars(module).items():
             if getattr(obj, "__module__", None) != module.__name__:
                 continue                # imported from a sibling or the standard library

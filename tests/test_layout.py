@@ -543,3 +543,49 @@ def test_the_checker_sees_a_property_id():
     assert {"P6", "S1", "Y4"} <= set(ids)
     assert _naming_ids("# what P6 needs\n# X and P and P60 and KIP-6 are no ids\n# (S1, Y4)\n", ids) == [
         (1, "P6"), (3, "S1"), (3, "Y4")]
+
+
+# -- one reader of answers, one walker of item paths ---------------------------------------
+
+#: kafka-python's ways into decoding a message: the suite decodes requests with them (the
+#: proxy, protocol/codec.py ``decode_request``), never an answer.
+LIBRARY_DECODING = re.compile(r"compiled_decode_from|parse_header\(|\.response\.decode\(|resp_cls\.decode\(")
+#: Where item paths are walked: the walker, and the two that walk with it.
+WALKED_WITH = ("protocol/item_keys.py", "fixtures/judge/matching.py")
+
+
+def _library_decoders(sources: dict[str, str]) -> list[str]:
+    return [f"{where}:{n}: {line.strip()}" for where, text in sorted(sources.items())
+            for n, line in enumerate(text.splitlines(), 1) if LIBRARY_DECODING.search(line)]
+
+
+def test_answers_are_read_by_one_reader_and_item_paths_walked_by_one_walker():
+    """An answer is read by protocol/reader.py alone (the judge's form and, through
+    ``codec.decode_response``, the suite's): no suite module decodes one with kafka-python's
+    classes. Item paths are walked by protocol/walk.py alone: protocol/item_keys.py and the
+    judge's ``items`` verdict walk with it, and both the reader and the walker are the
+    standard-library modules every repro.py carries (fixtures/repro/export.py ``SHARED``)."""
+    from fixtures.repro import export
+    sources = {str(p.relative_to(ROOT)): p.read_text(encoding="utf-8") for pkg in SUITE for p in _modules(pkg)}
+    assert not _library_decoders(sources), "an answer decoded outside protocol/reader.py:\n" + \
+        "\n".join(_library_decoders(sources))
+    for where in WALKED_WITH:
+        tree = ast.parse(sources[where])
+        assert any(isinstance(n, ast.ImportFrom) and [a.name for a in n.names] == ["walk_items"]
+                   and ((n.module, n.level) == ("protocol.walk", 0)
+                        or (n.module, n.level) == ("walk", 1) and where.startswith("protocol/"))
+                   for n in tree.body), f"{where} walks item paths without protocol/walk.py"
+    assert {str(p.relative_to(ROOT)) for p in export.SHARED.values()} == {"protocol/reader.py", "protocol/walk.py"}
+    carried = export.judge_source()
+    assert carried.count("\ndef decode_response(") == 1 and carried.count("\ndef walk_items(") == 1
+
+
+def test_the_checker_sees_an_answer_decoded_with_the_library():
+    """The check above can fail: kafka-python's response decoding is found, a request's
+    decoding and the reader's own names are not."""
+    assert _library_decoders({
+        "a.py": "msg = a.response.decode(payload, version=v, header=True)\n",
+        "b.py": "body = cls._struct.compiled_decode_from(v, compact=f, tagged=f, data_class=cls)\n",
+        "c.py": "msg = a.request.decode(payload, version=v, header=True)\nreader.decode_response(s, k, v, p)\n",
+    }) == ["a.py:1: msg = a.response.decode(payload, version=v, header=True)",
+           "b.py:1: body = cls._struct.compiled_decode_from(v, compact=f, tagged=f, data_class=cls)"]
