@@ -9,10 +9,10 @@ API.
 """
 from __future__ import annotations
 
-from faults.mutants.groups import KAFKA
+from faults.mutants.mutant import KAFKA_OVER
 from tests.family_matrix import Family
 
 PROPS = ("G1", "G2", "G3", "G4", "G5", "G6")
-FAMILY = Family("groups", "conformance/test_groups.py", over=KAFKA)
+FAMILY = Family("groups", "conformance/test_groups.py", over=KAFKA_OVER)
 
 globals().update(FAMILY.tests(PROPS))
