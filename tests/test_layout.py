@@ -523,9 +523,6 @@ def _naming_ids(source: str, ids) -> list[tuple[int, str]]:
     return [(i, m.group(1)) for i, line in enumerate(source.splitlines(), 1) for m in pattern.finditer(line)]
 
 
-#: protocol modules whose comments still name property ids, to be rewritten with the module
-#: itself (each must still name one, so an entry cannot outlive its reason)
-NAMING_IDS_PENDING = {"protocol/codec.py"}
 
 
 def test_the_protocol_layer_names_no_property():
@@ -533,9 +530,8 @@ def test_the_protocol_layer_names_no_property():
     ids = _property_ids()
     found = {str(path.relative_to(ROOT)): _naming_ids(path.read_text(encoding="utf-8"), ids)
              for path in _modules("protocol")}
-    bad = [f"{p}:{line} {i}" for p, hits in found.items() if p not in NAMING_IDS_PENDING for line, i in hits]
+    bad = [f"{p}:{line} {i}" for p, hits in found.items() for line, i in hits]
     assert not bad, "\n".join(bad)
-    assert all(found.get(p) for p in NAMING_IDS_PENDING), "a pending module names no property id any more"
 
 
 def test_the_checker_sees_a_property_id():
