@@ -101,6 +101,15 @@ def _fresh_unique(check, hint, n):
     return [check.topic(hint) for _ in range(n)]
 
 
+def _refused_alone(ctx, api_key, version, hint, cases, code, entry, why) -> None:
+    """One CreateTopics of a fresh topic per case (``entry(name, case)``): each answers
+    ``code`` (``why(case)`` says what the entry asked) and none is created."""
+    names = _fresh_unique(ctx.admin.check, hint, len(cases))
+    resp = _create(ctx, version, [entry(n, c) for n, c in zip(names, cases)])
+    expect_codes(ctx, api_key, resp, {n: (code, why(c)) for n, c in zip(names, cases)})
+    expect_absent(ctx, names)
+
+
 # --------------------------------------------------------------------------------------
 # T1: names
 # --------------------------------------------------------------------------------------
@@ -337,11 +346,8 @@ def test_t1_partition_counts_kafka_rejects_answer_invalid_partitions(check, api_
     counts = st.lists(st.tuples(domain.invalid_partition_counts(), _default_or(version, 1)), min_size=1, max_size=3)
 
     def refused(pairs):
-        names = _fresh_unique(check, "parts", len(pairs))
-        resp = _create(ctx, version, [_entry(n, p, rf) for n, (p, rf) in zip(names, pairs)])
-        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_PARTITIONS, f"num_partitions={p}, replication_factor={rf}")
-                                          for n, (p, rf) in zip(names, pairs)})
-        expect_absent(ctx, names)
+        _refused_alone(ctx, api_key, version, "parts", pairs, Errors.INVALID_PARTITIONS,
+                       lambda n, c: _entry(n, c[0], c[1]), lambda c: f"num_partitions={c[0]}, replication_factor={c[1]}")
 
     check.given(counts, refused)
 
@@ -363,11 +369,8 @@ def test_t1_replication_factors_kafka_rejects_answer_invalid_replication_factor(
     cases = st.lists(st.tuples(rf, _default_or(version, 1, 2, 3)), min_size=1, max_size=3)
 
     def refused(pairs):
-        names = _fresh_unique(check, "rf", len(pairs))
-        resp = _create(ctx, version, [_entry(n, p, r) for n, (r, p) in zip(names, pairs)])
-        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_REPLICATION_FACTOR, f"replication_factor={r}, num_partitions={p}")
-                                          for n, (r, p) in zip(names, pairs)})
-        expect_absent(ctx, names)
+        _refused_alone(ctx, api_key, version, "rf", pairs, Errors.INVALID_REPLICATION_FACTOR,
+                       lambda n, c: _entry(n, c[1], c[0]), lambda c: f"replication_factor={c[0]}, num_partitions={c[1]}")
 
     check.given(cases, refused)
 
@@ -389,11 +392,8 @@ def test_t1_the_replication_factor_is_checked_before_the_partition_count(check, 
                                                       "partitions": Errors.INVALID_PARTITIONS})
 
     def refused(ps):
-        names = _fresh_unique(check, "order", len(ps))
-        resp = _create(ctx, version, [_entry(n, p, r) for n, (r, p) in zip(names, ps)])
-        expect_codes(ctx, api_key, resp, {n: (first, f"replication_factor={r} and num_partitions={p}")
-                                          for n, (r, p) in zip(names, ps)})
-        expect_absent(ctx, names)
+        _refused_alone(ctx, api_key, version, "order", ps, first,
+                       lambda n, c: _entry(n, c[1], c[0]), lambda c: f"replication_factor={c[0]} and num_partitions={c[1]}")
 
     check.given(pairs, refused)
 
