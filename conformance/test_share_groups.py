@@ -50,7 +50,7 @@ from strategies import groups as gen
 
 from .parametrize import every_version
 from .group_client import TRANSIENT, Groups
-from .test_groups import _made
+from .test_groups import _made, groups_on_a_fresh_topic
 from protocol.kafka_sources import KAFKA as K
 
 COORD = K + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/"
@@ -109,10 +109,7 @@ def _on_a_fresh_topic(check, api_key: int, version: int, hint: str) -> tuple[Gro
     on; the check's Groups, a fresh topic it created, and the API's name at the version."""
     check.require(api_key, version)
     _share_groups_on(check, api_key)
-    g = Groups(check)
-    topic = check.topic(hint)
-    g.admin.create_topic(topic)
-    return g, topic, f"{ApiKey(api_key).name} v{version}"
+    return (*groups_on_a_fresh_topic(check, hint), f"{ApiKey(api_key).name} v{version}")
 
 
 def _made_as(known: bool) -> str:
