@@ -222,31 +222,25 @@ class Model(ConfigsModel):
         repeated = DELETE_TOPICS_REPEATED.now()
         out, seen = [], set()
         by_id = {t.topic_id: n for n, t in self.topics.items() if t.topic_id is not None}
+        # an item names its topic by name or by id: how often each is asked, what a repeat
+        # answers, which topics it names, and what an unknown one answers
+        kinds = {"name": (names, (repeated.code, "duplicate name"), {n: n for n in self.topics},
+                          (Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic")),
+                 "id": (ids, (Errors.INVALID_REQUEST, "duplicate id"), by_id,
+                        (Errors.UNKNOWN_TOPIC_ID, "no such topic id"))}
         for item in items:
-            if "name" in item:
-                name = item["name"]
-                key = ("name", name)
-                if key in seen and repeated.entries == "one":
-                    continue
-                seen.add(key)
-                if names[name] > 1 and repeated.code is not None:
-                    out.append(_e(key, repeated.code, "duplicate name"))
-                elif name not in self.topics:
-                    out.append(_e(key, Errors.UNKNOWN_TOPIC_OR_PARTITION, "no such topic"))
-                else:
-                    out.append(_e(key, Errors.NONE, "exists", self._remover(name)))
+            kind = "name" if "name" in item else "id"
+            asked, duplicate, topic_of, unknown = kinds[kind]
+            key = (kind, item[kind])
+            if key in seen and repeated.entries == "one":
+                continue
+            seen.add(key)
+            if asked[item[kind]] > 1 and repeated.code is not None:
+                out.append(_e(key, *duplicate))
+            elif item[kind] not in topic_of:
+                out.append(_e(key, *unknown))
             else:
-                tid = item["id"]
-                key = ("id", tid)
-                if key in seen and repeated.entries == "one":
-                    continue
-                seen.add(key)
-                if ids[tid] > 1 and repeated.code is not None:
-                    out.append(_e(key, Errors.INVALID_REQUEST, "duplicate id"))
-                elif tid not in by_id:
-                    out.append(_e(key, Errors.UNKNOWN_TOPIC_ID, "no such topic id"))
-                else:
-                    out.append(_e(key, Errors.NONE, "exists", self._remover(by_id[tid])))
+                out.append(_e(key, Errors.NONE, "exists", self._remover(topic_of[item[kind]])))
         return out
 
     def _remover(self, name):

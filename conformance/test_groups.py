@@ -139,6 +139,15 @@ def test_g1_offsets_committed_for_an_empty_group_are_fetched_back_exactly_and_th
 
 # -- G2 -------------------------------------------------------------------------------------
 
+def groups_on_a_fresh_topic(check, hint: str, partitions: int = 1) -> tuple[Groups, str]:
+    """The check's Groups and a fresh topic of ``partitions`` it created (the groups commit
+    offsets of it)."""
+    g = Groups(check)
+    topic = check.topic(hint)
+    g.admin.create_topic(topic, partitions)
+    return g, topic
+
+
 def _made(check, g: Groups, kinds: list[str], topic: str) -> tuple[list[str], GroupModel]:
     """A fresh group per entry of ``kinds``; the "known" ones get an offset of ``topic``-0
     committed (setup), so the coordinator has them, empty."""
@@ -160,9 +169,7 @@ def test_g2_describe_groups_answers_an_unknown_group_dead_each_group_on_its_own(
     each unknown one Dead with no member, error NONE below v6 and GROUP_ID_NOT_FOUND from v6
     (KIP-1043)."""
     check.require(api_key, version)
-    g = Groups(check)
-    topic = check.topic("gd")
-    g.admin.create_topic(topic)
+    g, topic = groups_on_a_fresh_topic(check, "gd")
 
     def judged(kinds):
         names, model = _made(check, g, list(kinds), topic)
@@ -197,9 +204,7 @@ def test_g3_delete_groups_deletes_each_empty_group_and_refuses_each_unknown_one_
     unknown one GROUP_ID_NOT_FOUND, whatever the others are; afterwards OffsetFetch of each
     deleted group lists no offset (-1) for the partition it had committed."""
     check.require(api_key, version)
-    g = Groups(check)
-    topic = check.topic("gx")
-    g.admin.create_topic(topic)
+    g, topic = groups_on_a_fresh_topic(check, "gx")
 
     def judged(kinds):
         names, model = _made(check, g, list(kinds), topic)
@@ -233,9 +238,7 @@ def test_g4_offset_delete_removes_the_offsets_named_alone_and_refuses_an_unknown
     level and each partition) and OffsetFetch then answers -1 for those and the committed
     offset for the others; OffsetDelete of a group never made answers GROUP_ID_NOT_FOUND."""
     check.require(api_key, version)
-    g = Groups(check)
-    topic = check.topic("gd")
-    g.admin.create_topic(topic, 4)
+    g, topic = groups_on_a_fresh_topic(check, "gd", 4)
 
     def judged(value):
         n, deleted = value["partitions"], value["deleted"]

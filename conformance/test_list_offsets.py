@@ -99,6 +99,14 @@ class Partition:
         self.ask(version, OffsetSpec.LATEST, high, UNKNOWN_TIMESTAMP,
                  f"{when}: the high watermark, {high} record(s) appended")
 
+    def before_and_after(self, batches, look) -> None:
+        """``look(when)`` of the fresh topic, then, if there are ``batches``, again after
+        producing them."""
+        look("a fresh topic")
+        if batches:
+            self.produce(batches)
+            look(f"after {len(batches)} Produce batch(es)")
+
     def largest(self, version: int, when: str) -> None:
         offset, stamp = max_timestamp(self.stamps)
         why = (f"{when}: no record" if not self.stamps else
@@ -133,10 +141,7 @@ def test_o1_earliest_answers_the_log_start_and_latest_the_records_produced(check
 
     def agrees(batches):
         part = Partition(check, "o1")
-        part.earliest_and_latest(version, "a fresh topic")
-        if batches:
-            part.produce(batches)
-            part.earliest_and_latest(version, f"after {len(batches)} Produce batch(es)")
+        part.before_and_after(batches, lambda when: part.earliest_and_latest(version, when))
 
     check.given(gen.batches(), agrees)
 
@@ -155,10 +160,7 @@ def test_o2_max_timestamp_answers_the_record_with_the_largest_timestamp(check, a
 
     def largest(batches):
         part = Partition(check, "o2")
-        part.largest(version, "a fresh topic")
-        if batches:
-            part.produce(batches)
-            part.largest(version, f"after {len(batches)} Produce batch(es)")
+        part.before_and_after(batches, lambda when: part.largest(version, when))
 
     check.given(gen.batches(), largest, first=gen.TIED)
 

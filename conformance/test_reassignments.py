@@ -98,6 +98,45 @@ def placement(admin: Admin, topic: str, partitions: int) -> tuple[dict[int, list
     return parts, brokers
 
 
+def asked(check, api_key: int, version: int):
+    """Unsupported unless the broker advertises ``api_key`` at ``version`` and
+    ListPartitionReassignments; Skip on an external cluster without --allow-destructive.
+    Returns ListPartitionReassignments' version and a recording client."""
+    check.require(api_key, version)
+    list_version = Admin(check).version(ApiKey.ListPartitionReassignments)
+    check.require_mutations()
+    return list_version, check.client()
+
+
+def placed(check, hint: str, partitions: int):
+    """A fresh topic of ``partitions`` partitions: an Admin, the topic's name, its
+    partitions' replicas and the registered brokers (``placement``)."""
+    admin = Admin(check)
+    topic = check.topic(hint)
+    admin.create_topic(topic, partitions=partitions)
+    return (admin, topic, *placement(admin, topic, partitions))
+
+
+def expect_partition(check, topic: str, p: int, code: int, says: str) -> None:
+    """AlterPartitionReassignments answers ``topic``-``p`` once, with ``code``."""
+    check.expect_field(["responses", {"name": topic}, "partitions", {"partition_index": p}, "error_code"],
+                       [code], count=1, says=says)
+
+
+def election_results(check, api_key: int, version: int, name: str, topic: str) -> list:
+    """ElectLeaders answers top-level NONE where the version has the field; returns the path
+    of ``topic``'s partition results."""
+    if schema_facts.has_field(api_key, version, "error_code", side="response"):
+        check.expect_field(["error_code"], [Errors.NONE], count=1, says=f"{name}: top-level NONE")
+    return ["replica_election_results", {"topic": topic}, "partition_result"]
+
+
+def expect_elections(check, results: list, partitions, code: int, says) -> None:
+    """ElectLeaders answers each of ``partitions`` once, with ``code`` (``says(p)``)."""
+    for p in partitions:
+        check.expect_field([*results, {"partition_id": p}, "error_code"], [code], count=1, says=says(p))
+
+
 def target(ask: str, replicas: list[int], unknown: int) -> list[int] | None:
     """E1's replica list for ``ask`` of a partition on ``replicas``."""
     return {"cancel": None, "unknown": [unknown + i for i in range(len(replicas))],
@@ -135,17 +174,12 @@ def test_e1_a_refused_reassignment_is_answered_alone_and_changes_nothing(check, 
     (its own replicas) and UNKNOWN_TOPIC_OR_PARTITION, whatever the others in the batch are
     asked, with top-level NONE. Then ListPartitionReassignments lists none of the topic's
     partitions and Metadata lists each with the replicas it had."""
-    check.require(api_key, version)
-    list_version = Admin(check).version(ApiKey.ListPartitionReassignments)
-    check.require_mutations()
-    client = check.client()
+    list_version, client = asked(check, api_key, version)
 
     def refused(value):
-        admin = Admin(check)
         asks = value["asks"]
-        topic, unknown = check.topic("e1"), check.topic("e1-none")
-        admin.create_topic(topic, partitions=len(asks))
-        before, brokers = placement(admin, topic, len(asks))
+        admin, topic, before, brokers = placed(check, "e1", len(asks))
+        unknown = check.topic("e1-none")
         bad = max(brokers) + value["above"]
         targets = [(p, target(ask, before[p], bad)) for p, ask in enumerate(asks)]
         client.answered(api_key, version, build.alter_partition_reassignments(
@@ -154,13 +188,11 @@ def test_e1_a_refused_reassignment_is_answered_alone_and_changes_nothing(check, 
         check.expect_field(["error_code"], [Errors.NONE], count=1, says=f"{name}: top-level NONE")
         for (p, replicas), ask in zip(targets, asks):
             want = ANSWERS[ask]
-            check.expect_field(["responses", {"name": topic}, "partitions", {"partition_index": p}, "error_code"],
-                               [want], count=1, says=f"{name} of {topic}-{p} (replicas {before[p]}) to {replicas} "
-                                                     f"({ask}): one result, {want.name}, whatever the batch's "
-                                                     "others are asked")
-        check.expect_field(["responses", {"name": unknown}, "partitions", {"partition_index": 0}, "error_code"],
-                           [Errors.UNKNOWN_TOPIC_OR_PARTITION], count=1,
-                           says=f"{name} of {unknown}-0 (no such topic): one result, UNKNOWN_TOPIC_OR_PARTITION")
+            expect_partition(check, topic, p, want, f"{name} of {topic}-{p} (replicas {before[p]}) to {replicas} "
+                                                    f"({ask}): one result, {want.name}, whatever the batch's "
+                                                    "others are asked")
+        expect_partition(check, unknown, 0, Errors.UNKNOWN_TOPIC_OR_PARTITION,
+                         f"{name} of {unknown}-0 (no such topic): one result, UNKNOWN_TOPIC_OR_PARTITION")
         listed_none(check, topic, len(asks), list_version)
         replicas_are(check, admin, topic, before, "as before: nothing refused moved, a target equal to the "
                                                   "replicas moves nothing")
@@ -177,17 +209,11 @@ def test_e2_an_accepted_reassignment_completes_to_its_target(check, api_key, ver
     topic's partitions (the reassignment completed) and Metadata lists each reassigned
     partition with its target replicas, in order, and every other with its replicas as
     before."""
-    check.require(api_key, version)
-    list_version = Admin(check).version(ApiKey.ListPartitionReassignments)
-    check.require_mutations()
-    client = check.client()
+    list_version, client = asked(check, api_key, version)
 
     def completes(value):
-        admin = Admin(check)
         moved = value["moved"]
-        topic = check.topic("e2")
-        admin.create_topic(topic, partitions=len(moved))
-        before, brokers = placement(admin, topic, len(moved))
+        admin, topic, before, brokers = placed(check, "e2", len(moved))
         brokers = sorted(brokers)
         picked = list(dict.fromkeys(brokers[i % len(brokers)] for i in value["picks"]))
         after = {p: picked if move else before[p] for p, move in enumerate(moved)}
@@ -195,9 +221,8 @@ def test_e2_an_accepted_reassignment_completes_to_its_target(check, api_key, ver
         client.answered(api_key, version, build.alter_partition_reassignments(version, [(topic, targets)]))
         name = f"AlterPartitionReassignments v{version}"
         for p, replicas in targets:
-            check.expect_field(["responses", {"name": topic}, "partitions", {"partition_index": p}, "error_code"],
-                               [Errors.NONE], count=1,
-                               says=f"{name} of {topic}-{p} (replicas {before[p]}) to {replicas}: one result, NONE")
+            expect_partition(check, topic, p, Errors.NONE,
+                             f"{name} of {topic}-{p} (replicas {before[p]}) to {replicas}: one result, NONE")
         listed_none(check, topic, len(moved), list_version, retry_s=MOVE_S)
         replicas_are(check, admin, topic, after, "each reassigned partition's target, the others' as before",
                      retry_s=MOVE_S)
@@ -230,16 +255,13 @@ def test_e3_an_election_that_is_not_needed_is_answered_so_partition_by_partition
         client.answered(api_key, version, build.elect_leaders(version, [(topic, [*range(n), missing]), (unknown, [0])],
                                                               election))
         name = f"ElectLeaders v{version} ({kind})"
-        if schema_facts.has_field(api_key, version, "error_code", side="response"):
-            check.expect_field(["error_code"], [Errors.NONE], count=1, says=f"{name}: top-level NONE")
-        results = ["replica_election_results", {"topic": topic}, "partition_result"]
-        for p in range(n):
-            check.expect_field([*results, {"partition_id": p}, "error_code"], [Errors.ELECTION_NOT_NEEDED], count=1,
-                               says=f"{name} of {topic}-{p} (its preferred replica leads, live): one result, "
-                                    "ELECTION_NOT_NEEDED")
-        check.expect_field([*results, {"partition_id": missing}, "error_code"], [Errors.UNKNOWN_TOPIC_OR_PARTITION],
-                           count=1, says=f"{name} of {topic}-{missing} (the topic has {n} partition(s)): one result, "
-                                     "UNKNOWN_TOPIC_OR_PARTITION")
+        results = election_results(check, api_key, version, name, topic)
+        expect_elections(check, results, range(n), Errors.ELECTION_NOT_NEEDED,
+                         lambda p: f"{name} of {topic}-{p} (its preferred replica leads, live): one result, "
+                                   "ELECTION_NOT_NEEDED")
+        expect_elections(check, results, [missing], Errors.UNKNOWN_TOPIC_OR_PARTITION,
+                         lambda p: f"{name} of {topic}-{p} (the topic has {n} partition(s)): one result, "
+                                   "UNKNOWN_TOPIC_OR_PARTITION")
         check.expect_field(["replica_election_results", {"topic": unknown}, "partition_result", {"partition_id": 0},
                             "error_code"], [Errors.UNKNOWN_TOPIC_OR_PARTITION], count=1,
                            says=f"{name} of {unknown}-0 (no such topic): one result, UNKNOWN_TOPIC_OR_PARTITION")
@@ -286,21 +308,17 @@ def test_e4_a_preferred_election_moves_leadership_to_the_first_replica(check, ap
         ask = build.elect_leaders(version, [(topic, range(n))], build.PREFERRED)
         name = f"ElectLeaders v{version} (PREFERRED)"
         client.answered(api_key, version, ask)
-        if schema_facts.has_field(api_key, version, "error_code", side="response"):
-            check.expect_field(["error_code"], [Errors.NONE], count=1, says=f"{name}: top-level NONE")
-        results = ["replica_election_results", {"topic": topic}, "partition_result"]
-        for p in range(n):
-            check.expect_field([*results, {"partition_id": p}, "error_code"], [Errors.NONE], count=1,
-                               says=f"{name} of {topic}-{p} (replicas {reversed_[p]}, {before[p][0]} leading): one "
-                                    f"result, NONE")
+        results = election_results(check, api_key, version, name, topic)
+        expect_elections(check, results, range(n), Errors.NONE,
+                         lambda p: f"{name} of {topic}-{p} (replicas {reversed_[p]}, {before[p][0]} leading): one "
+                                   f"result, NONE")
         admin.client.answered(ApiKey.Metadata, v, build.metadata(v, [topic]))
         for p in range(n):
             check.expect_field(["topics", {"name": topic}, "partitions", {"partition_index": p}, "leader_id"],
                                [reversed_[p][0]], count=1, retry_s=MOVE_S,
                                says=f"Metadata of {topic}-{p}: its preferred replica {reversed_[p][0]} leads")
         client.answered(api_key, version, ask)
-        for p in range(n):
-            check.expect_field([*results, {"partition_id": p}, "error_code"], [Errors.ELECTION_NOT_NEEDED], count=1,
-                               says=f"{name} of {topic}-{p} again: one result, ELECTION_NOT_NEEDED")
+        expect_elections(check, results, range(n), Errors.ELECTION_NOT_NEEDED,
+                         lambda p: f"{name} of {topic}-{p} again: one result, ELECTION_NOT_NEEDED")
 
     check.given(gen.reorders(), elected, first=gen.REORDERS_FIRST)

@@ -50,7 +50,7 @@ from strategies import groups as gen
 
 from .parametrize import every_version
 from .group_client import TRANSIENT, Groups
-from .test_groups import _made
+from .test_groups import _made, groups_on_a_fresh_topic
 from protocol.kafka_sources import KAFKA as K
 
 COORD = K + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/"
@@ -104,6 +104,19 @@ def _describe(api_key: int, v: int, names: list[str]) -> dict:
     return build.streams_group_describe(v, names)
 
 
+def _on_a_fresh_topic(check, api_key: int, version: int, hint: str) -> tuple[Groups, str, str]:
+    """Unsupported unless the broker advertises ``api_key`` at ``version`` with share groups
+    on; the check's Groups, a fresh topic it created, and the API's name at the version."""
+    check.require(api_key, version)
+    _share_groups_on(check, api_key)
+    return (*groups_on_a_fresh_topic(check, hint), f"{ApiKey(api_key).name} v{version}")
+
+
+def _made_as(known: bool) -> str:
+    """How a group of a Y1/Y2 batch was made."""
+    return "a classic group (OffsetCommit, no member)" if known else "never made"
+
+
 #: where an AlterShareGroupOffsets answer carries its partitions' codes
 ALTERED = ["responses", "partitions", "error_code"]
 
@@ -129,12 +142,7 @@ def test_y1_share_and_streams_describe_answer_unknown_and_other_type_groups_not_
     drawn order: one entry per group, each GROUP_ID_NOT_FOUND with no member, the unknown ones
     and the classic ones alike (``GroupMetadataManager.shareGroupDescribe`` /
     ``streamsGroupDescribe``)."""
-    check.require(api_key, version)
-    _share_groups_on(check, api_key)
-    g = Groups(check)
-    topic = check.topic("yd")
-    g.admin.create_topic(topic)
-    name = f"{ApiKey(api_key).name} v{version}"
+    g, topic, name = _on_a_fresh_topic(check, api_key, version, "yd")
 
     def judged(kinds):
         names, model = _made(check, g, list(kinds), topic)
@@ -144,7 +152,7 @@ def test_y1_share_and_streams_describe_answer_unknown_and_other_type_groups_not_
                 check.expect_field(["groups", "group_id"], count=len(batch),
                                    says=f"{name}: one entry per group asked ({len(batch)})")
                 for group in batch:
-                    why = "a classic group (OffsetCommit, no member)" if group in model.held else "never made"
+                    why = _made_as(group in model.held)
                     at = ["groups", {"group_id": group}]
                     check.expect_field([*at, "error_code"], [Errors.GROUP_ID_NOT_FOUND], count=1,
                                        says=f"{name} of {group!r}, {why}: GROUP_ID_NOT_FOUND, whatever the others are")
@@ -166,17 +174,12 @@ def test_y2_share_group_offsets_of_an_unknown_or_classic_group_answer_as_kafka_d
     topic, and an unknown group NONE for the partition, after which ShareGroupDescribe
     describes that group Empty with no member; DescribeShareGroupOffsets answers the group
     NONE and the partition NONE with start offset -1 (no share-partition state)."""
-    check.require(api_key, version)
-    _share_groups_on(check, api_key)
-    g = Groups(check)
-    topic = check.topic("yo")
-    g.admin.create_topic(topic)
-    name = f"{ApiKey(api_key).name} v{version}"
+    g, topic, name = _on_a_fresh_topic(check, api_key, version, "yo")
 
     def judged(kind):
         names, model = _made(check, g, [kind], topic)
         group = names[0]
-        why = "a classic group (OffsetCommit, no member)" if kind == "known" else "never made"
+        why = _made_as(kind == "known")
         try:
             client = g.client(group)
             if api_key == ApiKey.DescribeShareGroupOffsets:

@@ -101,6 +101,21 @@ def _fresh_unique(check, hint, n):
     return [check.topic(hint) for _ in range(n)]
 
 
+def _given_refused(ctx, api_key, version, strategy, hint, code, entry, why) -> None:
+    """For each list of cases ``strategy`` draws, one CreateTopics of a fresh topic per case
+    (``entry(name, case)``): each answers ``code`` (``why(case)`` says what the entry
+    asked) and none is created."""
+    check = ctx.admin.check
+
+    def refused(cases):
+        names = _fresh_unique(check, hint, len(cases))
+        resp = _create(ctx, version, [entry(n, c) for n, c in zip(names, cases)])
+        expect_codes(ctx, api_key, resp, {n: (code, why(c)) for n, c in zip(names, cases)})
+        expect_absent(ctx, names)
+
+    check.given(strategy, refused)
+
+
 # --------------------------------------------------------------------------------------
 # T1: names
 # --------------------------------------------------------------------------------------
@@ -336,14 +351,8 @@ def test_t1_partition_counts_kafka_rejects_answer_invalid_partitions(check, api_
     ctx = asked(check, api_key, version)
     counts = st.lists(st.tuples(domain.invalid_partition_counts(), _default_or(version, 1)), min_size=1, max_size=3)
 
-    def refused(pairs):
-        names = _fresh_unique(check, "parts", len(pairs))
-        resp = _create(ctx, version, [_entry(n, p, rf) for n, (p, rf) in zip(names, pairs)])
-        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_PARTITIONS, f"num_partitions={p}, replication_factor={rf}")
-                                          for n, (p, rf) in zip(names, pairs)})
-        expect_absent(ctx, names)
-
-    check.given(counts, refused)
+    _given_refused(ctx, api_key, version, counts, "parts", Errors.INVALID_PARTITIONS,
+                   lambda n, c: _entry(n, c[0], c[1]), lambda c: f"num_partitions={c[0]}, replication_factor={c[1]}")
 
 
 @pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopic ('Replication factor must be larger than 0, or -1 "
@@ -362,14 +371,8 @@ def test_t1_replication_factors_kafka_rejects_answer_invalid_replication_factor(
                    st.integers(ctx.rf_floor, (1 << 15) - 1))
     cases = st.lists(st.tuples(rf, _default_or(version, 1, 2, 3)), min_size=1, max_size=3)
 
-    def refused(pairs):
-        names = _fresh_unique(check, "rf", len(pairs))
-        resp = _create(ctx, version, [_entry(n, p, r) for n, (r, p) in zip(names, pairs)])
-        expect_codes(ctx, api_key, resp, {n: (Errors.INVALID_REPLICATION_FACTOR, f"replication_factor={r}, num_partitions={p}")
-                                          for n, (r, p) in zip(names, pairs)})
-        expect_absent(ctx, names)
-
-    check.given(cases, refused)
+    _given_refused(ctx, api_key, version, cases, "rf", Errors.INVALID_REPLICATION_FACTOR,
+                   lambda n, c: _entry(n, c[1], c[0]), lambda c: f"replication_factor={c[0]}, num_partitions={c[1]}")
 
 
 @pytest.mark.prop("T1", source=f"catalogue T1; {RCM} createTopic (the replication factor branch precedes the "
@@ -388,14 +391,8 @@ def test_t1_the_replication_factor_is_checked_before_the_partition_count(check, 
     first = first_failed(CREATE_TOPICS_CHECKS.now(), {"replication_factor": Errors.INVALID_REPLICATION_FACTOR,
                                                       "partitions": Errors.INVALID_PARTITIONS})
 
-    def refused(ps):
-        names = _fresh_unique(check, "order", len(ps))
-        resp = _create(ctx, version, [_entry(n, p, r) for n, (r, p) in zip(names, ps)])
-        expect_codes(ctx, api_key, resp, {n: (first, f"replication_factor={r} and num_partitions={p}")
-                                          for n, (r, p) in zip(names, ps)})
-        expect_absent(ctx, names)
-
-    check.given(pairs, refused)
+    _given_refused(ctx, api_key, version, pairs, "order", first,
+                   lambda n, c: _entry(n, c[1], c[0]), lambda c: f"replication_factor={c[0]} and num_partitions={c[1]}")
 
 
 # --------------------------------------------------------------------------------------
