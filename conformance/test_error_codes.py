@@ -59,10 +59,6 @@ from reference import error_codes as ec
 
 #: QuorumController.MAX_RECORDS_PER_USER_OP: a request over it answers POLICY_VIOLATION.
 BATCH_LIMIT = 10_000
-KIP201_GATE = (ks.src(ks.EVENT_EXCEPTION_INFO, "BoundedListTooLongException -> POLICY_VIOLATION only past "
-                       "MAX_RECORDS_PER_USER_OP = 10000")
-               + "; KIP-201: POLICY_VIOLATION on DeleteTopics only from the KIP-201 version, "
-                 "UNKNOWN_SERVER_ERROR below it; released Kafka has no delete-topic policy")
 
 SOURCE = ("catalogue P5; reference/error_codes.py RULES: "
           + ks.src(ks.CONTROLLER_APIS, "newQuotaFor(request, strictSinceVersion = 6/5/3), deleteTopics "

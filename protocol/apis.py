@@ -38,7 +38,6 @@ DECLARED_BY: dict[ApiKey, Family] = {s.key: f for f in REGISTERED for s in f.dec
 
 _MEMBER = "a group member's protocol (a consumer joins, stays in, leaves a group); the Admin client does not send it"
 _TXN = "a transactional producer's protocol; the Admin client does not send it"
-_INTER = "between brokers and controllers, never a client's request"
 _STATE = "the share coordinator's state store, sent by brokers (KIP-932); never a client's request"
 
 #: Every other API Apache Kafka 4.4 serves on a broker listener, by key (some have no name in

@@ -34,7 +34,6 @@ from typing import Optional
 from protocol import ApiKey, Errors, schema_facts
 from protocol.apis import DECLARED_BY
 from protocol.declaring import ErrorRule
-from protocol.kafka_sources import ERRORS_JAVA, src
 
 _FAMILIES = tuple(dict.fromkeys(DECLARED_BY.values()))
 
@@ -59,7 +58,6 @@ KNOWN_CODES: dict[int, dict[int, str]] = {k: dict(v) for f in _FAMILIES for k, v
 # --------------------------------------------------------------------------------------
 # All Kafka error codes: ``protocol.errors.Errors`` (Errors.java), as a code -> name table.
 # --------------------------------------------------------------------------------------
-ERRORS_SOURCE = src(ERRORS_JAVA, "enum Errors")
 ERRORS: dict[int, str] = {e.value: e.name for e in Errors}
 
 

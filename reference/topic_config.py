@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from .release_lines import SEGMENT_BYTES_MIN, Rule
 
 LOGCONFIG = "apache/kafka storage/src/main/java/org/apache/kafka/storage/internals/log/LogConfig.java"
-TOPICCONFIG = "apache/kafka clients/src/main/java/org/apache/kafka/common/config/TopicConfig.java"
 
 #: ``ConfigDef.Type.INT`` / ``LONG`` ranges (what parses at all).
 INT32 = (-(1 << 31), (1 << 31) - 1)
