@@ -161,8 +161,10 @@ def test_m9_adding_a_voter_the_quorum_has_answers_duplicate_voter(check, api_key
     check.require(api_key, version)
     _never_external(check)
     admin = Admin(check)
-    if admin.version(ApiKey.DescribeQuorum) < 2:
-        raise Unsupported("DescribeQuorum below v2 lists no voter's listeners")
+    quorum_version = admin.version(ApiKey.DescribeQuorum)
+    if not schema_facts.has_field(ApiKey.DescribeQuorum, quorum_version, "nodes.listeners", schema_facts.RESPONSE):
+        raise Unsupported(f"DescribeQuorum v{quorum_version}, the newest the broker and the suite both speak, lists no voter's "
+                          "listeners (DescribeQuorumResponse.json: Nodes and their Listeners from v2)")
 
     def judged(own):
         before, answer = _quorum(check, admin)
