@@ -47,7 +47,7 @@ Adding an API to S1 is one class in an ``*_operations.py`` module, one
 """
 from __future__ import annotations
 
-from .driver import run_s1
+from .driver import run_s1, run_s2
 from .steps import FOCUS_KEYS
 
 #: The row's source (docs/properties.md, result rows): the model's rules and their origin.
@@ -55,4 +55,10 @@ SOURCE = ("catalogue S1; docs/reference-semantics.md (apache/kafka ReplicationCo
           "ConfigurationControlManager, ControllerApis, ConfigAdminManager, ConfigHelper, KafkaApis, "
           "Partition.deleteRecordsOnLeader)")
 
-__all__ = ["FOCUS_KEYS", "SOURCE", "run_s1"]
+#: S2's source: S1's, the families' and the cross-family rules' (reference/plane_rules.py).
+S2_SOURCE = ("catalogue S2; " + SOURCE[len("catalogue S1; "):] + "; reference/plane_rules.py (apache/kafka "
+             "OffsetMetadataManager, AclControlManager, ScramControlManager, ClientQuotaControlManager, "
+             "FeatureControlManager, ReplicationControlManager); reference/acl_rules.py, quota_rules.py, "
+             "scram_rules.py, group_rules.py")
+
+__all__ = ["FOCUS_KEYS", "S2_SOURCE", "SOURCE", "run_s1", "run_s2"]

@@ -16,23 +16,22 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from fixtures.harness import BrokerGone, Unsupported, Violation
 from fixtures.shrinking import limit, phases, shrinking_limited_to
-from protocol import apis
 
 from .invariants import check_invariants
 from .minimise import minimal
+from .plane import PlaneRow
 from .row import Row
 from .run import play
-from .steps import BY_NAME, Strategies
 
-#: Steps per example, and the seconds hypothesis may spend shrinking one failure, by profile.
-STEPS = {"ci": 10, "dev": 20, "release": 40}
+#: The seconds hypothesis may spend shrinking one failure, by profile (a row's steps per
+#: example are ``Row.steps``).
 SHRINK_SECONDS = {"ci": 3, "dev": 20, "release": 90}
 
 
 def machine_class(row: Row):
     """The state machine of ``row``: every example starts with a plain CreateTopics, then
     draws steps; the invariants hold after each; its topics are deleted at the end."""
-    strategies = Strategies(row)
+    strategies = row.strategies()
     first, steps = strategies.first_step(), strategies.steps()
 
     class S1Machine(RuleBasedStateMachine):
@@ -57,15 +56,24 @@ def machine_class(row: Row):
         def teardown(self):
             self.run.cleanup()
 
-    S1Machine.__name__ = S1Machine.__qualname__ = f"S1{apis.api_name(row.focus)}"
+    S1Machine.__name__ = S1Machine.__qualname__ = row.machine_name
     return S1Machine
 
 
 def run_s1(check, focus: int) -> None:
-    """S1's row of ``focus`` on ``check``'s broker: learn the broker, then run the state
-    machine (or, with ``--replay``, the recorded counterexample); a failure becomes the row's
-    message and counterexample."""
-    row = Row(check, focus)
+    """S1's row of ``focus`` on ``check``'s broker."""
+    run_row(Row(check, focus))
+
+
+def run_s2(check) -> None:
+    """S2's row (the admin plane, ``plane.py``) on ``check``'s broker."""
+    run_row(PlaneRow(check))
+
+
+def run_row(row: Row) -> None:
+    """One row: learn the broker, then run the state machine (or, with ``--replay``, the
+    recorded counterexample); a failure becomes the row's message and counterexample."""
+    check = row.check
     row.require()
     recorded = check.replay_input     # --replay: the counterexample to re-run, or None
     try:
@@ -81,7 +89,7 @@ def run_s1(check, focus: int) -> None:
     profile = row.profile
     shrink = limit(check.context.budget.shrink_seconds, SHRINK_SECONDS, profile, 30)
     machine_settings = settings(max_examples=check.context.budget.max_examples,
-                                stateful_step_count=STEPS.get(profile, 20), deadline=None, database=None,
+                                stateful_step_count=row.steps.get(profile, 20), deadline=None, database=None,
                                 report_multiple_bugs=False, derandomize=False,
                                 suppress_health_check=list(HealthCheck), phases=phases(shrink))
     machine = seed(check.seed)(machine_class(row))
@@ -104,7 +112,7 @@ def replay_counterexample(row: Row, value: dict) -> None:
     """Re-run the recorded operations of a counterexample (on any broker that advertises
     the versions they were sent at; otherwise the replay is unsupported there)."""
     for op in value.get("steps") or []:
-        operation = BY_NAME.get(op["api"])
+        operation = row.operations.by_name.get(op["api"])
         if "v" in op and operation is not None:
             rng = row.ranges.get(operation.api)
             if rng is None or not rng[0] <= op["v"] <= rng[1]:

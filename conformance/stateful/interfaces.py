@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from fixtures.harness import Check, Client, Violation
 
     from .. import cluster_model as cm
+    from .operation import Operations
 
 
 class RowContext(Protocol):
@@ -26,7 +27,9 @@ class RowContext(Protocol):
 
     check: Check
     client: Client
-    focus: int
+    focus: int | None
+    operations: Operations
+    model_class: type[cm.Model]
     ranges: dict[int, tuple[int, int]]
     defaults: cm.Defaults
     watch_configs: bool
@@ -35,11 +38,15 @@ class RowContext(Protocol):
 
     def settle_seconds(self) -> float: ...
 
+    def family_looks(self) -> list[tuple[str, Callable[[RunContext], dict]]]: ...
+
     def delete_owned(self, owns: Callable[[str], bool]) -> dict: ...
 
     def new_run(self, sub: str | None = None) -> RunContext: ...
 
     def record_failure(self, run: RunContext, problem: str, verdict: Violation) -> None: ...
+
+    def example_ended(self, run: RunContext) -> None: ...
 
     def message(self, run: RunContext, problem: str) -> str: ...
 

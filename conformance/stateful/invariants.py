@@ -6,7 +6,8 @@ broker's state equals the model's.
   topic id it was created with;
 * log rows: ListOffsets earliest and latest of every partition equal the model's log start
   and end offsets (so offsets are monotone);
-* config rows: DescribeConfigs of every model topic equals the model.
+* config rows: DescribeConfigs of every model topic equals the model;
+* S2: each admin family's describe equals its part of the model (``plane_invariants.py``).
 
 Each is polled until it holds (Kafka applies metadata and config changes asynchronously:
 ``docs/reference-semantics.md``): every look states what its answers must show as data
@@ -29,14 +30,16 @@ if TYPE_CHECKING:
 
 def check_invariants(run: RunContext) -> None:
     """Every invariant of ``run``'s row holds (polled until it settles), or ``run`` fails."""
-    _settle(run, _topics_look, "(invariant) Metadata")
+    settle(run, _topics_look, "(invariant) Metadata")
     if run.row.watch_logs and ApiKey.ListOffsets in run.row.ranges:
-        _settle(run, _offsets_look, "(invariant) ListOffsets")
+        settle(run, _offsets_look, "(invariant) ListOffsets")
     if run.row.watch_configs:
-        _settle(run, _configs_look, "(invariant) DescribeConfigs", keep=False)
+        settle(run, _configs_look, "(invariant) DescribeConfigs", keep=False)
+    for line, look in run.row.family_looks():      # S2: each admin family's describe
+        settle(run, look, line, keep=False)
 
 
-def _settle(run: RunContext, look, line: str, keep: bool = True) -> None:
+def settle(run: RunContext, look, line: str, keep: bool = True) -> None:
     """Poll ``look`` (its requests and what their answers must show as the model has it)
     until the judge finds it all holding (``check.poll``); the last look is the verdict.
     What a look shows is then learnt where the model could not predict it. Without

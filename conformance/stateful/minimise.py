@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 from fixtures.harness import Violation
 
 from .run import abbreviate, play
-from .steps import FIELDS
 
 if TYPE_CHECKING:
     from .row import Row
@@ -51,7 +50,7 @@ def minimise(row: Row, failure: dict, seconds: float) -> dict:
         return got if got is not None and _problem_kind(got) == same else None
 
     best = failure
-    for candidate in _smaller(best["ops"]):
+    for candidate in _smaller(best["ops"], row.operations.fields):
         if time.monotonic() >= deadline:
             break
         got = still(candidate)
@@ -89,7 +88,7 @@ def _problem_kind(failure: dict) -> str:
     return re.sub(r"no answer within [\d.]+s", "no answer", problem)
 
 
-def _smaller(ops: list[dict]):
+def _smaller(ops: list[dict], fields: tuple[str, ...]):
     """Candidates with one step removed, then with one item of a step's lists removed. The
     first step (the example's initial CreateTopics, which every sequence hypothesis draws
     starts with) stays: without it a failure may need topics other checks left on the broker,
@@ -97,7 +96,7 @@ def _smaller(ops: list[dict]):
     for i in range(1, len(ops)):
         yield ops[:i] + ops[i + 1:]
     for i, op in enumerate(ops):
-        for field in FIELDS:
+        for field in fields:
             items = op.get(field)
             if not isinstance(items, list):
                 continue

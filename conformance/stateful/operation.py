@@ -102,3 +102,43 @@ class Operation:
         """``(key, error code, entry)`` per result entry of the answer."""
         field = apis.spec(self.api).item
         return [(("name", e.get(field)), e["error_code"], e) for e in apis.results(self.api, resp)]
+
+
+class Operations:
+    """The operations one state machine sends (S1's, S2's), in draw order: found by API key
+    and by name, the fields their items are listed in (what the minimiser trims), and a
+    step's script line."""
+
+    def __init__(self, operations):
+        self.all: tuple[Operation, ...] = tuple(operations)
+        self.by_key: dict[ApiKey, Operation] = {o.api: o for o in self.all}
+        self.by_name: dict[str, Operation] = {o.name: o for o in self.all}
+        self.fields: tuple[str, ...] = tuple(dict.fromkeys(o.field for o in self.all))
+
+    def render(self, op: dict, sub: str) -> str:
+        """One script line for an operation (without its answer)."""
+        vo = " validate_only" if op.get("validate_only") else ""
+        head = f"{op['api']} v{op['v']}{vo}" if "v" in op else op["api"]
+        o = self.by_name.get(op["api"])
+        body = o.render(op, lambda s: f"kac-..-{s}") if o is not None else str(op)
+        return f"{head} {{{body}}}"
+
+
+class FamilyOperation(Operation):
+    """An S2 operation of an admin family beside S1's topics (ACLs, quotas, SCRAM credentials,
+    groups, features): drawn in full at every version in range, on the example's names
+    (``plane_model``), sent with the family's client and judged by its :meth:`perform`,
+    which states the model's answer as the check's expectations and applies its effects."""
+
+    family: str
+    focus = False
+    plain = False
+    field = "items"
+
+    def enabled(self, row) -> bool:
+        return self.family in row.families and self.api in row.ranges
+
+    def settled(self, run, line: str, result: str) -> None:
+        """The step answered as the model said: script it and count its family as reached."""
+        run.script.append(f"{line} -> {result}")
+        run.model.reached[self.family] += 1

@@ -19,7 +19,7 @@ from reference.broker_config import DELETE_TOPIC_ENABLE, DELETION_REFUSED
 
 from .. import cluster_model as cm
 from .run import Run, abbreviate
-from .steps import BY_KEY, OPERATIONS
+from .steps import S1, Strategies
 
 #: How long an observation may take to match the model (Kafka applies metadata and
 #: config changes asynchronously); shorter while shrinking a failure already confirmed
@@ -41,12 +41,17 @@ class Row:
     """S1's side of one check (one result row: the broker and the focus API): the versions it
     may send, what a fresh topic looks like, the example being run, the failures found."""
 
+    #: The operations its examples send, and the model they keep.
+    operations = S1
+    model_class = cm.Model
+    #: Steps per example, by profile.
+    steps = {"ci": 10, "dev": 20, "release": 40}
+
     def __init__(self, check, focus: int):
         self.check = check
         self.focus = focus
         self.profile = check.context.budget.profile
-        self.watch_configs = BY_KEY[focus].config_row
-        self.watch_logs = BY_KEY[focus].log_row
+        self.watch_configs, self.watch_logs = self._watches(focus)
         self.ranges = self._ranges()
         self.client = check.client()
         self.defaults = cm.Defaults()
@@ -63,7 +68,7 @@ class Row:
 
     def _ranges(self) -> dict[int, tuple[int, int]]:
         out = {}
-        wanted = {o.api: (o.min_version, o.max_version) for o in OPERATIONS}
+        wanted = {o.api: (o.min_version, o.max_version) for o in self.operations.all}
         wanted[ApiKey.ListOffsets] = (LIST_OFFSETS_SINCE, None)      # the log rows' invariant
         for api, (low, ceiling) in wanted.items():
             adv = self.check.broker.advertised(api)
@@ -91,9 +96,28 @@ class Row:
             raise Unsupported("the config rows of S1 need DescribeConfigs v1+")
         check.require_mutations()
 
+    def _watches(self, focus) -> tuple[bool, bool]:
+        """Does the row check DescribeConfigs of every topic, and the log's offsets, after every step?"""
+        o = self.operations.by_key[focus]
+        return o.config_row, o.log_row
+
+    def strategies(self) -> Strategies:
+        return Strategies(self)
+
+    @property
+    def machine_name(self) -> str:
+        return f"S1{apis.api_name(self.focus)}"
+
+    def example_ended(self, run: Run) -> None:
+        """After an example's clean-up: nothing more for S1's rows."""
+
     # -- timing ------------------------------------------------------------------------------
     def settle_seconds(self) -> float:
         return SETTLE_WHILE_SHRINKING if self.shrinking else SETTLE_SECONDS
+
+    def family_looks(self) -> list:
+        """The invariants beyond topics, configs and the log (S2's admin families): none."""
+        return []
 
     # -- learning what a fresh topic looks like -------------------------------------------------
     def learn(self) -> None:

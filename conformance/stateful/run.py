@@ -18,7 +18,6 @@ from protocol.errors import Errors, error_name
 from .. import cluster_model as cm
 from .expectations import entry_path, expected_answer, expected_entries
 from .invariants import check_invariants
-from .steps import BY_NAME, render
 
 if TYPE_CHECKING:
     from .interfaces import RowContext
@@ -40,7 +39,7 @@ class Run:
         self.check = row.check
         self.client = row.client
         self.sub = sub
-        self.model = cm.Model(sub, row.defaults)
+        self.model = row.model_class(sub, row.defaults)
         self.ops: list[dict] = []
         self.script: list[str] = []
         self.unsettled: dict[str, float] = {}       # topic -> until when its policy may lag
@@ -69,7 +68,7 @@ class Run:
 
     # -- resolving drawn operations -------------------------------------------------------
     def resolve(self, op: dict) -> dict | None:
-        operation = BY_NAME[op["api"]]
+        operation = self.row.operations.by_name[op["api"]]
         op = dict(op)
         if op.get("plain"):
             items = operation.keep_plain(self.model, op[operation.field])
@@ -84,7 +83,7 @@ class Run:
         if op is None:
             return
         self.ops.append(op)
-        BY_NAME[op["api"]].perform(self, op, render(op, self.sub))
+        self.row.operations.by_name[op["api"]].perform(self, op, self.row.operations.render(op, self.sub))
 
     def answer(self, line, expects, entries, describe_extra=None, api=None, items=None, version=None,
                everything=True):
@@ -145,6 +144,7 @@ class Run:
             self.row.delete_owned(lambda name: self.model.owns(name))
         except Violation:
             pass
+        self.row.example_ended(self)
 
 
 def play(row: RowContext, ops: list[dict], sub: str | None = None) -> None:

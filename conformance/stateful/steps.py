@@ -18,7 +18,7 @@ from strategies import stateful as draws
 
 from .config_operations import BAD_PAIRS, VALID_PAIRS, AlterConfigs, DescribeConfigs, IncrementalAlterConfigs
 from .log_operations import DeleteRecords, Produce
-from .operation import Operation
+from .operation import Operation, Operations
 from .topic_operations import CreatePartitions, CreateTopics, DeleteTopics, Metadata
 
 if TYPE_CHECKING:
@@ -29,12 +29,10 @@ if TYPE_CHECKING:
 #: (a fixed seed draws by position: keep it).
 OPERATIONS: tuple[Operation, ...] = (CreateTopics(), DeleteTopics(), CreatePartitions(), IncrementalAlterConfigs(),
                                      AlterConfigs(), DeleteRecords(), Metadata(), DescribeConfigs(), Produce())
-BY_KEY: dict[ApiKey, Operation] = {o.api: o for o in OPERATIONS}
-BY_NAME: dict[str, Operation] = {o.name: o for o in OPERATIONS}
+S1 = Operations(OPERATIONS)
+BY_KEY, BY_NAME, FIELDS = S1.by_key, S1.by_name, S1.fields
 #: The rows: one per API with a row of its own, in API-key order.
 FOCUS_KEYS = tuple(sorted(o.api for o in OPERATIONS if o.focus))
-#: The fields operations list their items in (what the minimiser trims).
-FIELDS = tuple(dict.fromkeys(o.field for o in OPERATIONS))
 
 
 class Strategies:
@@ -79,9 +77,5 @@ class Strategies:
 
 
 def render(op: dict, sub: str) -> str:
-    """One script line for an operation (without its answer)."""
-    vo = " validate_only" if op.get("validate_only") else ""
-    head = f"{op['api']} v{op['v']}{vo}" if "v" in op else op["api"]
-    o = BY_NAME.get(op["api"])
-    body = o.render(op, lambda s: f"kac-..-{s}") if o is not None else str(op)
-    return f"{head} {{{body}}}"
+    """One script line for an S1 operation (without its answer)."""
+    return S1.render(op, sub)

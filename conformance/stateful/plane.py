@@ -1,0 +1,233 @@
+"""S2: the whole admin plane as one random state machine (``docs/stateful.md``, "S2").
+
+One row per broker. Its examples are sequences of S1's topic, config and log operations
+(every advertised version, plain and unplain: ``steps.OPERATIONS``) among the admin
+families' operations (``acl_operations.py``, ``quota_operations.py``,
+``scram_operations.py``, ``group_operations.py``, ``feature_operations.py``), all on one
+example's names (``plane_model.py``), so that a topic's deletion meets the offsets, ACLs and
+a re-creation that name it, and a user's credentials meet its quotas and ACLs. After every
+step S1's invariants and each family's (``plane_invariants.py``) hold; the cross-family
+rules (``reference/plane_rules.py``) the steps hit are counted in the row's coverage.
+
+A family runs where the broker serves it: its APIs advertised (in the suite's schemas), and
+for ACLs an authorizer (a broker that answers SECURITY_DISABLED and shows no
+``authorizer.class.name`` has none: the family is off, and the coverage says why). The row
+is ``unsupported`` only where the topics themselves cannot be driven (S1's requirements).
+"""
+from __future__ import annotations
+
+from hypothesis import strategies as st
+
+from fixtures.harness import Unsupported, Violation
+from protocol import ApiKey, requests, schema_facts
+from reference import plane_rules as rules
+from reference.features import DOWNGRADABLE
+from strategies import stateful as draws
+
+from ..acl_client import Acls
+from ..acl_model import everything_of
+from ..group_client import Groups
+from ..quota_client import Quotas
+from ..scram_client import Scram
+from . import plane_invariants
+from .acl_operations import CreateAcls, DeleteAcls
+from .feature_operations import UpdateFeatures
+from .group_operations import DeleteGroups, OffsetCommit
+from .operation import Operations
+from .plane_model import PlaneModel
+from .quota_operations import AlterClientQuotas
+from .row import Row
+from .scram_operations import AlterUserScramCredentials
+from .steps import OPERATIONS, Strategies
+
+#: The families' operations, in draw order (a fixed seed draws by position: keep it).
+FAMILY_OPERATIONS = (CreateAcls(), DeleteAcls(), AlterClientQuotas(), AlterUserScramCredentials(), OffsetCommit(),
+                     DeleteGroups(), UpdateFeatures())
+S2 = Operations(OPERATIONS + FAMILY_OPERATIONS)
+#: ApiVersions lists finalized features from v3 (KIP-584; ApiVersionsResponse.json)
+FEATURES_VERSION = schema_facts.first_version_with(ApiKey.ApiVersions, "finalized_features", schema_facts.RESPONSE)
+#: The APIs each family needs besides its operations' (its invariant's describe).
+DESCRIBES = {"acls": (ApiKey.DescribeAcls,), "quotas": (ApiKey.DescribeClientQuotas,),
+             "scram": (ApiKey.DescribeUserScramCredentials,), "groups": (ApiKey.OffsetFetch, ApiKey.FindCoordinator),
+             "features": (ApiKey.ApiVersions,)}
+#: How many options of a step's draw each family operation is (default 2; S1's are 1 each).
+WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.UpdateFeatures: 1, ApiKey.DeleteAcls: 1}
+#: The family of each of S1's operations (coverage).
+S1_FAMILY = {ApiKey.CreateTopics: "topics", ApiKey.DeleteTopics: "topics", ApiKey.CreatePartitions: "topics",
+             ApiKey.Metadata: "topics", ApiKey.IncrementalAlterConfigs: "configs", ApiKey.AlterConfigs: "configs",
+             ApiKey.DescribeConfigs: "configs", ApiKey.DeleteRecords: "log", ApiKey.Produce: "log"}
+
+
+class PlaneStrategies(Strategies):
+    """S2's draws: every operation at any version in range, on the plain slots."""
+
+    def version(self, api, focused):
+        return draws.versions(*self.row.ranges[api], True)
+
+    def slot(self, focused):
+        return draws.slots(False)
+
+    def pair(self, focused):
+        return super().pair(False)
+
+    def steps(self):
+        """S1's operations once each (plain where they may be: they touch only topics the
+        model has, or for CreateTopics has not), CreateTopics and DeleteTopics unplain too
+        (a name the model lacks or has: the model says what Kafka answers), and each enabled
+        family operation WEIGHT times: the cross-family rules need the families' steps
+        between a topic's or a user's changes."""
+        row = self.row
+        options = []
+        for op in OPERATIONS:
+            if op.api in row.ranges and op.api in S1_FAMILY:
+                options.append(op.draw(self, False).map(draws.plain) if op.plain else op.draw(self, False))
+                if op.api in (ApiKey.CreateTopics, ApiKey.DeleteTopics):
+                    options.append(op.draw(self, False))
+        for op in FAMILY_OPERATIONS:
+            if op.enabled(row):
+                options += [op.draw(self)] * WEIGHT.get(op.api, 2)
+        return st.one_of(options)
+
+
+class PlaneRow(Row):
+    """S2's side of one check: S1's row (versions, a fresh topic's defaults, failures), the
+    admin families the broker serves, their clients, and the coverage of its examples."""
+
+    operations = S2
+    model_class = PlaneModel
+    #: Longer examples than S1's: a cross-family effect needs two families' steps, then the other's
+    steps = {"ci": 30, "dev": 40, "release": 60}
+
+    def __init__(self, check):
+        super().__init__(check, None)
+        self.families: dict[str, str] = {}       # family -> how it is asked (or why it is off: self.off)
+        self.off: dict[str, str] = {}
+        self.movable_features: tuple[str, ...] = ()
+        self.features_version = 0
+        self.features: dict[str, int] = {}
+        self.acls = self.quotas = self.scram = self.groups = None
+        self.totals = {"examples": 0, "steps": 0}
+        self.reached: dict[str, int] = {}
+        self.hits: dict[str, int] = {}
+        self.most_families = 0          # the most families one example's steps reached
+
+    def _watches(self, focus) -> tuple[bool, bool]:
+        return True, True
+
+    def strategies(self) -> Strategies:
+        return PlaneStrategies(self)
+
+    @property
+    def machine_name(self) -> str:
+        return "S2AdminPlane"
+
+    def header(self, sub: str) -> str:
+        return f"# S2, the admin plane ({', '.join(self.families)}); kac-.. is {sub}"
+
+    def require(self) -> None:
+        check = self.check
+        for api in (ApiKey.Metadata, ApiKey.CreateTopics, ApiKey.DeleteTopics):
+            check.require(api)
+            if api not in self.ranges:
+                raise Unsupported(f"S2 needs {api.name} to make and observe topics; no version both the broker "
+                                  "and the suite's schemas have")
+        check.require_mutations()
+
+    # -- the families the broker serves ---------------------------------------------------------
+    def learn(self) -> None:
+        super().learn()
+        self.families = {"topics": "CreateTopics, DeleteTopics, CreatePartitions, Metadata"}
+        for family, apis in (("configs", (ApiKey.IncrementalAlterConfigs, ApiKey.DescribeConfigs)),
+                             ("log", (ApiKey.Produce, ApiKey.DeleteRecords, ApiKey.ListOffsets))):
+            self._family(family, apis, lambda: None)
+        self._family("acls", (ApiKey.CreateAcls, ApiKey.DeleteAcls), self._acls)
+        self._family("quotas", (ApiKey.AlterClientQuotas,), self._quotas)
+        self._family("scram", (ApiKey.AlterUserScramCredentials,), self._scram)
+        self._family("groups", (ApiKey.OffsetCommit, ApiKey.DeleteGroups), self._groups)
+        self._family("features", (), self._features)
+
+    def _family(self, family: str, apis, start) -> None:
+        missing = [a.name for a in (*apis, *DESCRIBES.get(family, ())) if self.check.broker.advertised(a) is None]
+        if missing:
+            self.off[family] = f"the broker does not advertise {', '.join(missing)}"
+            return
+        try:
+            start()
+        except Unsupported as why:
+            self.off[family] = str(why)
+            return
+        self.families[family] = ", ".join(a.name for a in apis) or "ApiVersions"
+
+    def _acls(self):
+        self.acls = Acls(self.check)
+
+    def _quotas(self):
+        self.quotas = Quotas(self.check)
+
+    def _scram(self):
+        self.scram = Scram(self.check)
+
+    def _groups(self):
+        self.groups = Groups(self.check)
+
+    def _features(self):
+        rng = self.check.broker.advertised(ApiKey.ApiVersions)
+        if rng is None or rng[1] < FEATURES_VERSION:
+            raise Unsupported("ApiVersions v3+ (finalized features, KIP-584) is not advertised")
+        self.features_version = FEATURES_VERSION
+        answer = self.client.answered(ApiKey.ApiVersions, FEATURES_VERSION, requests.api_versions(FEATURES_VERSION))
+        self.features = {f["name"]: f["max_version_level"] for f in answer.get("finalized_features") or []}
+        self.movable_features = tuple(f for f in DOWNGRADABLE if self.features.get(f, 0) >= 1)
+
+    def family_looks(self) -> list:
+        return plane_invariants.looks(self)
+
+    # -- examples and their coverage --------------------------------------------------------------
+    def new_run(self, sub=None):
+        run = super().new_run(sub or self.check.topic("s2"))
+        run.model.features = dict(self.features)
+        self.totals["examples"] += 1
+        return run
+
+    def example_ended(self, run) -> None:
+        """Remove what the example made beside its topics (unjudged: its ACLs, quotas, SCRAM
+        credentials and groups), and add its steps, families reached and rules hit to the
+        row's coverage."""
+        self._forget(run.model)
+        self.totals["steps"] += len(run.ops)
+        reached = dict(run.model.reached)
+        for op in run.ops:
+            family = S1_FAMILY.get(ApiKey[op["api"]])
+            if family:
+                reached[family] = reached.get(family, 0) + 1
+        for k, n in reached.items():
+            self.reached[k] = self.reached.get(k, 0) + n
+        self.most_families = max(self.most_families, len(reached))
+        for k, n in run.model.hits.items():
+            self.hits[k] = self.hits.get(k, 0) + n
+        self.check.coverage = self.coverage()
+
+    def _forget(self, m: PlaneModel) -> None:
+        try:
+            if self.acls is not None and m.acls.held:
+                v = self.acls.xv
+                self.acls.client.send(ApiKey.DeleteAcls, v, requests.delete_acl_filters(
+                    v, [everything_of(m.principal(u)) for u in plane_invariants.USERS]))
+            if self.quotas is not None and m.quotas.held:
+                self.quotas.client.send(ApiKey.AlterClientQuotas, self.quotas.av, requests.alter_client_quotas(
+                    self.quotas.av, [(e, [(k, None) for k in vs]) for e, vs in m.quotas.held.items()]))
+            if self.scram is not None and m.scram:
+                self.scram.forget(m.scram)
+            if self.groups is not None and m.asked:
+                self.groups.forget(sorted(m.asked))
+        except Violation:       # no answer: the run's end sweeps what is left (fixtures/leftovers.py)
+            pass
+
+    def coverage(self) -> dict:
+        return {"examples": self.totals["examples"], "steps": self.totals["steps"],
+                "families": {f: self.reached.get(f, 0) for f in rules.FAMILIES if f in self.families},
+                "most_families_in_one_sequence": self.most_families, "families_off": dict(self.off),
+                "rules": {r.id: self.hits.get(r.id, 0) for r in rules.RULES}}
+
+
+__all__ = ["FAMILY_OPERATIONS", "PlaneRow", "S2"]

@@ -1,0 +1,95 @@
+"""S2's invariants of the admin families, checked with S1's (``invariants.py``) before the
+first step and after every step: each family's describe equals its part of the model
+(``plane_model.py``), polled until it holds (the brokers apply the controller's records to
+their metadata image asynchronously; the coordinator writes offsets through its log).
+
+* ACLs: DescribeAcls of every binding of each principal ``User:SUB-u1``/``-u2`` lists the
+  model's, each once;
+* client quotas: DescribeClientQuotas (strict, exact) of each user entity lists the model's
+  values;
+* SCRAM: DescribeUserScramCredentials of both users lists each one's mechanisms and
+  iterations, or RESOURCE_NOT_FOUND;
+* groups: OffsetFetch of each group of the example, of every partition it committed in the
+  example, answers the model's offset and metadata, or -1 (a deleted topic's, a deleted
+  group's);
+* features: ApiVersions lists the finalized features at the levels learnt before the first
+  step (``reference/plane_rules.py`` FEATURES_STAY).
+"""
+from __future__ import annotations
+
+from protocol import ApiKey
+from protocol import requests as build
+from reference import plane_rules as rules
+from reference.group_rules import BY_TOPIC_ID_FROM, NO_OFFSET
+from reference.quota_rules import entity
+
+from ..acl_model import everything_of
+
+USERS = ("u1", "u2")
+#: the steps after which the features look counts FEATURES_STAY (a level kept between group operations)
+GROUP_STEPS = (ApiKey.OffsetCommit.name, ApiKey.DeleteGroups.name)
+
+
+def looks(row) -> list:
+    """The invariants of ``row``'s families: ``(script line, look)``."""
+    out = []
+    if "acls" in row.families:
+        out.append(("(invariant) DescribeAcls", _acls))
+    if "quotas" in row.families:
+        out.append(("(invariant) DescribeClientQuotas", _quotas))
+    if "scram" in row.families:
+        out.append(("(invariant) DescribeUserScramCredentials", _scram))
+    if "groups" in row.families:
+        out.append(("(invariant) OffsetFetch", _offsets))
+    if "features" in row.families:
+        out.append(("(invariant) ApiVersions finalized features", _features))
+    return out
+
+
+def _acls(run) -> dict:
+    m, acls = run.model, run.row.acls
+    for u in USERS:
+        principal = m.principal(u)
+        held = {b for b in m.acls.held if b.principal == principal}
+        acls.describe(everything_of(principal), held, acls.dv, f"every binding of {principal}, as the model holds")
+    return {}
+
+
+def _quotas(run) -> dict:
+    m, quotas = run.model, run.row.quotas
+    for u in USERS:
+        ent = entity(user=m.user(u))
+        quotas.describe_entity(ent, m.quotas.of(ent), quotas.dv, "as the model holds")
+    return {}
+
+
+def _scram(run) -> dict:
+    m, scram = run.model, run.row.scram
+    users = [m.user(u) for u in USERS]
+    scram.describe(users, scram.dv)
+    scram.expect_described({u: ms for u, ms in m.scram.items() if u in users}, users, "as the model holds")
+    return {}
+
+
+def _offsets(run) -> dict:
+    m, groups = run.model, run.row.groups
+    v = min(groups.fv, BY_TOPIC_ID_FROM - 1)        # by name: a deleted topic has no id to ask by
+    for g in sorted(m.asked):
+        held = m.groups.get(g, {})
+        expected = {tp: held.get(tp, (NO_OFFSET, "")) for tp in sorted(m.asked[g])}
+        groups.fetch(groups.client(g), g, expected, {}, v, says=f"{g} as the model holds: ")
+    return {}
+
+
+def _features(run) -> dict:
+    m, check, row = run.model, run.check, run.row
+    answer = row.client.answered(ApiKey.ApiVersions, row.features_version, build.api_versions(row.features_version))
+    seen = {f["name"]: f["max_version_level"] for f in answer.get("finalized_features") or []}
+    check.expect_field(["finalized_features", "name"], sorted(m.features), count=len(m.features),
+                       says=f"the finalized features are still {sorted(m.features)}")
+    for name, level in sorted(m.features.items()):
+        check.expect_field(["finalized_features", {"name": name}, "max_version_level"], [level], count=1,
+                           says=f"{name} still at level {level}")
+    if m.features and seen == m.features and run.ops and run.ops[-1]["api"] in GROUP_STEPS:
+        m.hit(rules.FEATURES_STAY)
+    return {}

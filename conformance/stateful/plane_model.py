@@ -1,0 +1,121 @@
+"""S2's model of the admin plane: S1's cluster model (topics, partitions, configs, the log:
+``conformance/cluster_model.py``) and beside it the ACL bindings, client quotas, SCRAM
+credentials, committed offsets and finalized feature levels one example made, each changed
+as Kafka's controller and coordinators change them, and the cross-family rules between them
+(``reference/plane_rules.py``, each with its Kafka source) applied where the step that
+triggers them succeeded.
+
+Pure: no I/O. Every name is under the example's sub-prefix: topics and groups
+``SUB-a``, users ``SUB-u1`` (their SCRAM credentials, their quotas) and the principals
+``User:SUB-u1`` of the ACLs, so a topic, a user and a principal meet in one sequence.
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+
+from reference import plane_rules as rules
+from reference.group_rules import Committed
+
+from .. import cluster_model as cm
+from ..acl_model import AclModel
+from ..quota_model import QuotaModel
+
+TP = tuple[str, int]
+
+
+class PlaneModel(cm.Model):
+    """One S2 example's admin state: S1's topics and, per family, what it holds."""
+
+    def __init__(self, sub: str, defaults: cm.Defaults):
+        super().__init__(sub, defaults)
+        self.acls = AclModel()
+        self.quotas = QuotaModel()
+        #: user -> {mechanism: iterations}
+        self.scram: dict[str, dict[int, int]] = {}
+        #: group -> {(topic, partition): (offset, metadata)}: the groups that hold offsets
+        self.groups: dict[str, dict[TP, Committed]] = {}
+        #: groups whose last offsets went with their topic: the coordinator may have removed
+        #: them too (TOPIC_DELETION_DROPS_OFFSETS)
+        self.emptied: set[str] = set()
+        #: every partition a group committed in this example (what the invariant fetches)
+        self.asked: dict[str, set[TP]] = {}
+        #: finalized feature levels (name -> level), learnt before the first step
+        self.features: dict[str, int] = {}
+        #: names deleted in this example and not created since
+        self.deleted_names: set[str] = set()
+        #: rule id -> how often a step of this example hit it; family -> its steps that succeeded
+        self.hits: Counter[str] = Counter()
+        self.reached: Counter[str] = Counter()
+
+    # -- names --------------------------------------------------------------------------------
+    def user(self, slot: str) -> str:
+        return self.name(slot)
+
+    def principal(self, slot: str) -> str:
+        return "User:" + self.name(slot)
+
+    def hit(self, rule: rules.CrossRule) -> None:
+        self.hits[rule.id] += 1
+
+    # -- topics: what their deletion and re-creation do to the other families ------------------
+    def _remover(self, name):
+        removed = super()._remover(name)
+
+        def effect(entry):
+            removed(entry)
+            self.topic_deleted(name)
+        return effect
+
+    def topic_deleted(self, name: str) -> None:
+        """TOPIC_DELETION_DROPS_OFFSETS and TOPIC_DELETION_KEEPS_ACLS."""
+        self.deleted_names.add(name)
+        for group, held in self.groups.items():
+            gone = [tp for tp in held if tp[0] == name]
+            if gone:
+                self.hit(rules.TOPIC_DELETION_DROPS_OFFSETS)
+                for tp in gone:
+                    del held[tp]
+                if not held:
+                    self.emptied.add(group)
+        if any(b.name == name for b in self.acls.held):
+            self.hit(rules.TOPIC_DELETION_KEEPS_ACLS)
+
+    def _create_one(self, item, validate_only, version) -> cm.Expect:
+        """RECREATED_TOPIC_INHERITS_NOTHING: S1's model already makes a created topic anew (no
+        id yet, only the configs of the request, an empty log); here it is counted."""
+        e = super()._create_one(item, validate_only, version)
+        name = item["name"]
+        if validate_only or e.effect is None or name not in self.deleted_names:
+            return e
+        made = e.effect
+
+        def effect(entry):
+            made(entry)
+            self.deleted_names.discard(name)
+            self.hit(rules.RECREATED_TOPIC_INHERITS_NOTHING)
+        return dataclasses.replace(e, effect=effect)
+
+    # -- SCRAM credentials: what their changes leave of the other families ----------------------
+    def scram_changed(self, user: str, deleted: bool) -> None:
+        """SCRAM_DELETION_KEEPS_QUOTAS, SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS."""
+        quota = any(dict(ent).get("user") == user for ent in self.quotas.held)
+        if deleted and quota:
+            self.hit(rules.SCRAM_DELETION_KEEPS_QUOTAS)
+        if not deleted and quota:
+            self.hit(rules.SCRAM_UPSERT_KEEPS_QUOTAS)
+        if deleted and any(b.principal == "User:" + user for b in self.acls.held):
+            self.hit(rules.SCRAM_DELETION_KEEPS_ACLS)
+
+    # -- groups ------------------------------------------------------------------------------
+    def committed(self, group: str, offsets: dict[TP, Committed]) -> None:
+        self.groups.setdefault(group, {}).update(offsets)
+        self.asked.setdefault(group, set()).update(offsets)
+        self.emptied.discard(group)
+
+    def group_deleted(self, group: str) -> None:
+        self.groups.pop(group, None)
+        self.emptied.discard(group)
+
+
+__all__ = ["TP", "PlaneModel"]

@@ -1,0 +1,29 @@
+"""S2: random sequences across the whole admin plane keep the broker equal to one model.
+
+The operations (S1's on topics, configs and the log, and one per admin API of the ACL,
+client quota, SCRAM, group and feature families), the model of the plane, its invariants
+and the cross-family rules with their Kafka sources are ``conformance/stateful/plane*.py``
+and ``reference/plane_rules.py``; ``docs/stateful.md`` ("S2") tells it in full. One row per
+broker (``api_key`` null). On a Kafka release the row runs on the ``preset=acl`` companion,
+whose authorizer serves the ACL family; elsewhere a family the broker does not serve is off
+and the manifest's ``coverage_by_check`` says why, beside the steps, the families reached
+and the rules hit.
+"""
+from __future__ import annotations
+
+import pytest
+
+from .stateful import S2_SOURCE, run_s2
+
+
+@pytest.mark.prop("S2", source=S2_SOURCE)
+@pytest.mark.needs_broker("preset=acl")
+def test_s2_random_sequences_across_the_admin_plane_keep_the_broker_equal_to_one_model(check):
+    """Random sequences of CreateTopics, DeleteTopics, CreatePartitions, config changes,
+    produce and DeleteRecords among CreateAcls, DeleteAcls, AlterClientQuotas,
+    AlterUserScramCredentials, OffsetCommit, DeleteGroups and validate_only UpdateFeatures,
+    each at any advertised version, on names shared across families: every answer is the
+    model's and, after every step, every family's describe equals the model, a topic's
+    deletion taking its offsets and leaving its ACLs, a re-created topic inheriting
+    nothing, a user's credentials leaving its quotas and ACLs."""
+    run_s2(check)

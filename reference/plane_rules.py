@@ -1,0 +1,82 @@
+"""Kafka's rules for what one admin family's change does to another's state (catalogue S2,
+``conformance/stateful/plane_model.py`` applies them), as data: each with what it says and
+where Kafka's source says so. Where a KIP and Kafka's code disagree the rule follows the
+code and says where.
+
+The families of the admin plane S2 drives (``FAMILIES``) and the rules between them
+(``RULES``); a rule is *hit* when a step of an example made the situation it speaks of (a
+topic deleted while a group held offsets for it), and S2 counts the hits of every example
+in its row's coverage (the manifest's ``coverage_by_check``).
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from protocol.kafka_sources import KAFKA
+
+#: The admin families S2 drives, in the order its coverage lists them.
+FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "features")
+
+_REPLICATION = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
+_OFFSETS = KAFKA + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java"
+_ZK_GROUPS = KAFKA + "core/src/main/scala/kafka/coordinator/group/GroupMetadataManager.scala"
+
+
+class CrossRule(NamedTuple):
+    id: str
+    families: tuple[str, str]
+    says: str
+    source: str
+
+
+TOPIC_DELETION_DROPS_OFFSETS = CrossRule(
+    "topic-deletion-drops-offsets", ("topics", "groups"),
+    "a deleted topic's committed offsets are gone from every group that held them (OffsetFetch answers -1); "
+    "the group itself may stay, empty, until the coordinator's next clean-up, so DeleteGroups of it may answer "
+    "NONE or GROUP_ID_NOT_FOUND",
+    _OFFSETS + " (onPartitionsDeleted), called by " + KAFKA
+    + "core/src/main/scala/kafka/server/metadata/BrokerMetadataPublisher.scala for the partitions a metadata "
+      "delta deletes; ZooKeeper mode: " + _ZK_GROUPS + " (cleanupGroupMetadata of the deleted partitions, which "
+      "also removes a group left empty without offsets)")
+TOPIC_DELETION_KEEPS_ACLS = CrossRule(
+    "topic-deletion-keeps-acls", ("topics", "acls"),
+    "the ACLs naming a deleted topic stay: only DeleteAcls removes a binding",
+    _REPLICATION + " (replay of RemoveTopicRecord removes the topic, its partitions and configs, no ACL); "
+    + KAFKA + "metadata/src/main/java/org/apache/kafka/controller/AclControlManager.java (bindings go only by "
+              "deleteAcls)")
+RECREATED_TOPIC_INHERITS_NOTHING = CrossRule(
+    "recreated-topic-inherits-nothing", ("topics", "configs"),
+    "a topic created again under a deleted name is a new topic: a new topic id, the default configs, an empty log "
+    "and no committed offsets",
+    _REPLICATION + " (replay of RemoveTopicRecord: configurationControl.deleteTopicConfigs(topic.name); "
+                   "createTopic gives a new Uuid)")
+SCRAM_DELETION_KEEPS_QUOTAS = CrossRule(
+    "scram-deletion-keeps-quotas", ("scram", "quotas"),
+    "deleting a user's SCRAM credentials leaves the client quotas of that user",
+    KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ScramControlManager.java (RemoveUserScramCredential"
+            "Record touches credentials only); " + KAFKA
+    + "metadata/src/main/java/org/apache/kafka/controller/ClientQuotaControlManager.java (quotas by entity)")
+SCRAM_DELETION_KEEPS_ACLS = CrossRule(
+    "scram-deletion-keeps-acls", ("scram", "acls"),
+    "deleting a user's SCRAM credentials leaves the ACLs of its principal User:NAME",
+    KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ScramControlManager.java; " + KAFKA
+    + "metadata/src/main/java/org/apache/kafka/controller/AclControlManager.java (bindings go only by deleteAcls)")
+SCRAM_UPSERT_KEEPS_QUOTAS = CrossRule(
+    "scram-upsert-keeps-quotas", ("scram", "quotas"),
+    "upserting a SCRAM credential for a user leaves the quotas set for that user before",
+    KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ScramControlManager.java (UserScramCredentialRecord"
+            " touches credentials only)")
+FEATURES_STAY = CrossRule(
+    "features-stay", ("features", "groups"),
+    "no admin request but an applied UpdateFeatures changes a finalized feature level (ApiVersions lists the same "
+    "levels after group, topic and credential changes; a validate_only UpdateFeatures applies nothing)",
+    KAFKA + "metadata/src/main/java/org/apache/kafka/controller/FeatureControlManager.java (FeatureLevelRecord only "
+            "from updateFeatures with validateOnly false)")
+
+RULES: tuple[CrossRule, ...] = (TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEEPS_ACLS,
+                                RECREATED_TOPIC_INHERITS_NOTHING, SCRAM_DELETION_KEEPS_QUOTAS,
+                                SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS, FEATURES_STAY)
+BY_ID = {r.id: r for r in RULES}
+
+__all__ = ["BY_ID", "FAMILIES", "RULES", "CrossRule"] + [name for name, v in dict(globals()).items()
+                                                          if isinstance(v, CrossRule)]
