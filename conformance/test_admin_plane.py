@@ -2,7 +2,7 @@
 
 The operations (S1's on topics, configs and the log, and one per admin API of the ACL,
 client quota, SCRAM, group and feature families), the model of the plane, its invariants
-and the cross-family rules with their Kafka sources are ``conformance/stateful/plane*.py``
+and the cross-family rules with their Kafka sources are ``conformance/stateful/admin_plane.py, plane_*.py``
 and ``reference/plane_rules.py``; ``docs/stateful.md`` ("S2") tells it in full. One row per
 broker (``api_key`` null). On a Kafka release the row runs on the ``preset=acl`` companion,
 whose authorizer serves the ACL family; elsewhere a family the broker does not serve is off

@@ -15,7 +15,7 @@ from protocol import requests as build
 from protocol.requests import AclOperation, AclPatternType, AclPermission, AclResourceType
 from reference.acl_rules import Acl
 from strategies import acls as acl_draws
-from strategies import plane as draws
+from strategies import admin_plane as draws
 
 from ..acl_client import matching_path
 from ..acl_model import show

@@ -19,7 +19,7 @@ from fixtures.shrinking import limit, phases, shrinking_limited_to
 
 from .invariants import check_invariants
 from .minimise import minimal
-from .plane import PlaneRow
+from .admin_plane import PlaneRow
 from .row import Row
 from .run import play
 
@@ -66,7 +66,7 @@ def run_s1(check, focus: int) -> None:
 
 
 def run_s2(check) -> None:
-    """S2's row (the admin plane, ``plane.py``) on ``check``'s broker."""
+    """S2's row (the admin plane, ``admin_plane.py``) on ``check``'s broker."""
     run_row(PlaneRow(check))
 
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from reference.group_rules import BY_TOPIC_ID_FROM
-from strategies import plane as draws
+from strategies import admin_plane as draws
 
 from .operation import FamilyOperation
 

@@ -18,7 +18,16 @@ if TYPE_CHECKING:
     from fixtures.harness import Check, Client, Violation
 
     from .. import cluster_model as cm
-    from .operation import Operations
+
+
+class OperationTable(Protocol):
+    """The operations a row's examples send (``operation.Operations``)."""
+
+    by_key: dict
+    by_name: dict
+    fields: tuple[str, ...]
+
+    def render(self, op: dict, sub: str) -> str: ...
 
 
 class RowContext(Protocol):
@@ -28,7 +37,7 @@ class RowContext(Protocol):
     check: Check
     client: Client
     focus: int | None
-    operations: Operations
+    operations: OperationTable
     model_class: type[cm.Model]
     ranges: dict[int, tuple[int, int]]
     defaults: cm.Defaults

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from reference.quota_rules import entity
-from strategies import plane as draws
+from strategies import admin_plane as draws
 
 from .operation import FamilyOperation
 

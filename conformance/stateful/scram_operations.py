@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from reference.scram_rules import MECHANISMS, Deletion, Upsertion, alter, mechanism_name
-from strategies import plane as draws
+from strategies import admin_plane as draws
 
 from .operation import FamilyOperation
 
