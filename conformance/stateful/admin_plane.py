@@ -21,7 +21,9 @@ from hypothesis import strategies as st
 from fixtures.harness import Unsupported, Violation
 from protocol import ApiKey, requests, schema_facts
 from reference import plane_rules as rules
+from protocol.requests import AclOperation, AclPermission
 from reference.features import DOWNGRADABLE
+from reference.scram_rules import SHA_512
 from strategies import stateful as draws
 
 from ..acl_client import Acls
@@ -51,7 +53,7 @@ DESCRIBES = {"acls": (ApiKey.DescribeAcls,), "quotas": (ApiKey.DescribeClientQuo
              "scram": (ApiKey.DescribeUserScramCredentials,), "groups": (ApiKey.OffsetFetch, ApiKey.FindCoordinator),
              "features": (ApiKey.ApiVersions,)}
 #: How many options of a step's draw each family operation is (default 2; S1's are 1 each).
-WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.UpdateFeatures: 1, ApiKey.DeleteAcls: 1}
+WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.AlterUserScramCredentials: 3, ApiKey.UpdateFeatures: 1, ApiKey.DeleteAcls: 1}
 #: The family of each of S1's operations (coverage).
 S1_FAMILY = {ApiKey.CreateTopics: "topics", ApiKey.DeleteTopics: "topics", ApiKey.CreatePartitions: "topics",
              ApiKey.Metadata: "topics", ApiKey.IncrementalAlterConfigs: "configs", ApiKey.AlterConfigs: "configs",
@@ -69,6 +71,31 @@ class PlaneStrategies(Strategies):
 
     def pair(self, focused):
         return super().pair(False)
+
+    def first_family_steps(self):
+        """A step of each family the broker serves, before the drawn ones, each on ``u1``,
+        ``g1`` and topic ``a`` (the names most draws take), after the first CreateTopics: a
+        quota set, a credential upserted, a binding created, offsets committed. The
+        minimiser drops what a failure does not need."""
+        row, out = self.row, []
+
+        def at(api, body):
+            return st.fixed_dictionaries({"api": st.just(api.name), "v": self.version(api, True),
+                                          **{k: st.just(v) for k, v in body.items()}})
+        if ApiKey.AlterClientQuotas in row.ranges and "quotas" in row.families:
+            out.append(at(ApiKey.AlterClientQuotas, {"validate_only": False, "entries": [
+                {"user": "u1", "ops": [["producer_byte_rate", 1024.0]]}]}))
+        if ApiKey.AlterUserScramCredentials in row.ranges and "scram" in row.families:
+            out.append(at(ApiKey.AlterUserScramCredentials, {"user": "u1", "delete": False, "held": False,
+                                                             "mech": SHA_512, "iterations": 4096}))
+        if ApiKey.CreateAcls in row.ranges and "acls" in row.families:
+            out.append(at(ApiKey.CreateAcls, {"bindings": [{"res": "topic", "slot": "a", "user": "u1",
+                                                            "op": int(AclOperation.READ),
+                                                            "perm": int(AclPermission.ALLOW)}]}))
+        if ApiKey.OffsetCommit in row.ranges and "groups" in row.families:
+            out.append(at(ApiKey.OffsetCommit, {"group": "g1", "topic": "a", "partitions": [0], "offset": 7,
+                                                "metadata": ""}))
+        return st.tuples(*out) if out else None
 
     def steps(self):
         """S1's operations once each (plain where they may be: they touch only topics the

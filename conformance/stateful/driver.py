@@ -29,10 +29,11 @@ SHRINK_SECONDS = {"ci": 3, "dev": 20, "release": 90}
 
 
 def machine_class(row: Row):
-    """The state machine of ``row``: every example starts with a plain CreateTopics, then
-    draws steps; the invariants hold after each; its topics are deleted at the end."""
+    """The state machine of ``row``: every example starts with a plain CreateTopics (and, in
+    S2, a step of each admin family: ``first_family_steps``), then draws steps; the
+    invariants hold after each; what it made is removed at the end."""
     strategies = row.strategies()
-    first, steps = strategies.first_step(), strategies.steps()
+    first, steps, seeds = strategies.first_step(), strategies.steps(), strategies.first_family_steps()
 
     class S1Machine(RuleBasedStateMachine):
         """The cluster model against one broker (``docs/stateful.md``)."""
@@ -41,9 +42,15 @@ def machine_class(row: Row):
             super().__init__()
             self.run = row.new_run()
 
-        @initialize(op=first)
-        def create_first_topics(self, op):
-            self.run.execute(op)
+        if seeds is None:
+            @initialize(op=first)
+            def create_first_topics(self, op):
+                self.run.execute(op)
+        else:
+            @initialize(op=first, ops=seeds)
+            def create_first_topics_then_give_every_family_state(self, op, ops):
+                for one in (op, *ops):
+                    self.run.execute(one)
 
         @rule(op=steps)
         def step(self, op):

@@ -29,7 +29,7 @@ class AlterClientQuotas(FamilyOperation):
     def draw(self, s, focused=False):
         entry = st.fixed_dictionaries({"user": draws.USERS, "ops": draws.quota_ops()})
         return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, True),
-                                      "validate_only": st.booleans(),
+                                      "validate_only": draws.ONE_IN_FOUR,
                                       "entries": st.lists(entry, min_size=1, max_size=2, unique_by=lambda e: e["user"])})
 
     def render(self, op, n):

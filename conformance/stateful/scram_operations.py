@@ -33,7 +33,7 @@ class AlterUserScramCredentials(FamilyOperation):
 
     def draw(self, s, focused=False):
         return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, True),
-                                      "user": draws.USERS, "delete": st.booleans(), "held": st.booleans(),
+                                      "user": draws.USERS, "delete": st.booleans(), "held": draws.THREE_IN_FOUR,
                                       "mech": st.sampled_from(MECHANISMS), "iterations": draws.ITERATIONS})
 
     def resolve(self, run, op):

@@ -71,6 +71,10 @@ class Strategies:
         options += [op.draw(self, False).map(draws.plain) for op in OPERATIONS if op.enabled(row)]
         return st.one_of(options)
 
+    def first_family_steps(self):
+        """S1's examples start with topics only (S2's: ``admin_plane.PlaneStrategies``)."""
+        return None
+
     def first_step(self):
         """Every example starts with one or two plain topics (a, b)."""
         return BY_KEY[ApiKey.CreateTopics].first(self).map(draws.plain)
