@@ -1,6 +1,6 @@
 """Every benchmark, each figure beside its limit measured in the same run (not tests).
 
-    python -m benchmarks [--only overhead,verdict,report,tests,bad-input,tests-ci,matrix | --only all]
+    python -m benchmarks [--only overhead,verdict,report,tests,bad-input,admin-plane,tests-ci,matrix | --only all]
                          [--kafka VERSION[,VERSION...]] [--rows N ...] [--examples N] [--out FILE]
     tox -e bench -- [the same arguments]
 
@@ -17,6 +17,9 @@
 * ``bad-input`` (benchmarks/bench_bad_input.py): each bad input of ``run`` and ``gate``, refused
   in one line -> ``bad_input_run_s``;
 * ``tests-ci`` (not in the default set: about an hour): every tier -> ``tests_ci_s``;
+* ``admin-plane`` (benchmarks/bench_admin_plane.py, not in the default set): S2's steps per
+  second on tansu and kafka:4.4.0,preset=acl, and its request rate against a plain loop of
+  the same requests -> ``s2_steps_per_s``, ``s2_vs_plain_loop``.
 * ``matrix`` (benchmarks/bench_matrix.py, not in the default set: it runs 19 Kafka targets):
   every line 3.3-4.4 and ZooKeeper mode 3.3-3.9 at the ``ci`` profile, ``--jobs 2`` ->
   ``matrix_s``.
@@ -34,9 +37,9 @@ import shutil
 import sys
 import tempfile
 
-from . import bench_bad_input, bench_matrix, bench_overhead, bench_report, bench_tests, bench_verdict, limits
+from . import bench_admin_plane, bench_bad_input, bench_matrix, bench_overhead, bench_report, bench_tests, bench_verdict, limits
 
-ALL = ("overhead", "verdict", "report", "tests", "bad-input", "tests-ci", "matrix")
+ALL = ("overhead", "verdict", "report", "tests", "bad-input", "admin-plane", "tests-ci", "matrix")
 DEFAULT = ("overhead", "verdict", "report", "tests", "bad-input")
 
 
@@ -73,6 +76,8 @@ def main(argv=None) -> int:
         code |= bench_tests.main(["--tier", "fast"] + out)
     if "bad-input" in only:
         code |= bench_bad_input.main(out)
+    if "admin-plane" in only:
+        code |= bench_admin_plane.main(out)
     if "tests-ci" in only:
         code |= bench_tests.main(["--tier", "ci"] + out)
     if "matrix" in only:
