@@ -15,7 +15,7 @@ from typing import NamedTuple
 from protocol.kafka_sources import KAFKA
 
 #: The admin families S2 drives, in the order its coverage lists them.
-FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "features")
+FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "transactions", "features")
 
 _REPLICATION = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 _OFFSETS = KAFKA + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java"
@@ -73,9 +73,28 @@ FEATURES_STAY = CrossRule(
     KAFKA + "metadata/src/main/java/org/apache/kafka/controller/FeatureControlManager.java (FeatureLevelRecord only "
             "from updateFeatures with validateOnly false)")
 
-RULES: tuple[CrossRule, ...] = (TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEEPS_ACLS,
+TOPIC_DELETION_SKIPS_TXN_MARKERS = CrossRule(
+    "topic-deletion-skips-txn-markers", ("topics", "transactions"),
+    "an open transaction that added a topic's partitions is not changed by the topic's deletion (DescribeTransactions "
+    "still lists them, Ongoing); it still commits or aborts, the markers to the deleted partitions skipped, and "
+    "completes with no partition",
+    KAFKA + "core/src/main/scala/kafka/coordinator/transaction/TransactionMarkerChannelManager.scala "
+            "(addTxnMarkersToBrokerQueue: a partition without a leader is \"likely deleted already and hence can be "
+            "skipped\", removed from the transaction, which then completes); the transaction coordinator has no "
+            "topic-deletion hook")
+
+TXN_END_MARKS_THE_LOG = CrossRule(
+    "txn-end-marks-the-log", ("transactions", "log"),
+    "a transaction's commit or abort writes a control batch (the marker) to every partition it added that exists: "
+    "each one's log end offset grows by one, data or not (a partition of a topic re-created under the name gets it "
+    "too: markers go by name)",
+    KAFKA + "core/src/main/scala/kafka/server/KafkaApis.scala (handleWriteTxnMarkersRequest: "
+            "MemoryRecords.withEndTransactionMarker appended per partition); " + KAFKA
+    + "clients/src/main/java/org/apache/kafka/common/record/EndTransactionMarker.java")
+
+RULES: tuple[CrossRule, ...] = (TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEEPS_ACLS, TOPIC_DELETION_SKIPS_TXN_MARKERS,
                                 RECREATED_TOPIC_INHERITS_NOTHING, SCRAM_DELETION_KEEPS_QUOTAS,
-                                SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS, FEATURES_STAY)
+                                SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS, TXN_END_MARKS_THE_LOG, FEATURES_STAY)
 BY_ID = {r.id: r for r in RULES}
 
 __all__ = ["BY_ID", "FAMILIES", "RULES", "CrossRule"] + [name for name, v in dict(globals()).items()

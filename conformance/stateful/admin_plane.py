@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
+from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation
 from protocol import ApiKey, requests, schema_facts
 from reference import plane_rules as rules
@@ -35,6 +36,7 @@ from . import plane_invariants
 from .acl_operations import CreateAcls, DeleteAcls
 from .feature_operations import UpdateFeatures
 from .group_operations import DeleteGroups, OffsetCommit
+from .transaction_operations import END_BELOW, AddPartitionsToTxn, EndTxn
 from .operation import Operations
 from .plane_model import PlaneModel
 from .quota_operations import AlterClientQuotas
@@ -44,16 +46,17 @@ from .steps import OPERATIONS, Strategies
 
 #: The families' operations, in draw order (a fixed seed draws by position: keep it).
 FAMILY_OPERATIONS = (CreateAcls(), DeleteAcls(), AlterClientQuotas(), AlterUserScramCredentials(), OffsetCommit(),
-                     DeleteGroups(), UpdateFeatures())
+                     DeleteGroups(), UpdateFeatures(), AddPartitionsToTxn(), EndTxn())
 S2 = Operations(OPERATIONS + FAMILY_OPERATIONS)
 #: ApiVersions lists finalized features from v3 (KIP-584; ApiVersionsResponse.json)
 FEATURES_VERSION = schema_facts.first_version_with(ApiKey.ApiVersions, "finalized_features", schema_facts.RESPONSE)
 #: The APIs each family needs besides its operations' (its invariant's describe).
 DESCRIBES = {"acls": (ApiKey.DescribeAcls,), "quotas": (ApiKey.DescribeClientQuotas,),
              "scram": (ApiKey.DescribeUserScramCredentials,), "groups": (ApiKey.OffsetFetch, ApiKey.FindCoordinator),
+             "transactions": (ApiKey.InitProducerId, ApiKey.FindCoordinator, ApiKey.DescribeTransactions),
              "features": (ApiKey.ApiVersions,)}
 #: How many options of a step's draw each family operation is (default 2; S1's are 1 each).
-WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.AlterUserScramCredentials: 3, ApiKey.UpdateFeatures: 1, ApiKey.DeleteAcls: 1}
+WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.AddPartitionsToTxn: 1, ApiKey.EndTxn: 1, ApiKey.AlterUserScramCredentials: 3, ApiKey.UpdateFeatures: 1, ApiKey.DeleteAcls: 1}
 #: The family of each of S1's operations (coverage).
 S1_FAMILY = {ApiKey.CreateTopics: "topics", ApiKey.DeleteTopics: "topics", ApiKey.CreatePartitions: "topics",
              ApiKey.Metadata: "topics", ApiKey.IncrementalAlterConfigs: "configs", ApiKey.AlterConfigs: "configs",
@@ -92,6 +95,8 @@ class PlaneStrategies(Strategies):
             out.append(at(ApiKey.CreateAcls, {"bindings": [{"res": "topic", "slot": "a", "user": "u1",
                                                             "op": int(AclOperation.READ),
                                                             "perm": int(AclPermission.ALLOW)}]}))
+        if ApiKey.AddPartitionsToTxn in row.ranges and "transactions" in row.families:
+            out.append(at(ApiKey.AddPartitionsToTxn, {"topic": "a", "partitions": [0]}))
         if ApiKey.OffsetCommit in row.ranges and "groups" in row.families:
             out.append(at(ApiKey.OffsetCommit, {"group": "g1", "topic": "a", "partitions": [0], "offset": 7,
                                                 "metadata": ""}))
@@ -133,6 +138,7 @@ class PlaneRow(Row):
         self.features_version = 0
         self.features: dict[str, int] = {}
         self.acls = self.quotas = self.scram = self.groups = None
+        self._coordinators: dict[str, Admin] = {}
         self.totals = {"examples": 0, "steps": 0}
         self.reached: dict[str, int] = {}
         self.hits: dict[str, int] = {}
@@ -171,6 +177,7 @@ class PlaneRow(Row):
         self._family("quotas", (ApiKey.AlterClientQuotas,), self._quotas)
         self._family("scram", (ApiKey.AlterUserScramCredentials,), self._scram)
         self._family("groups", (ApiKey.OffsetCommit, ApiKey.DeleteGroups), self._groups)
+        self._family("transactions", (ApiKey.AddPartitionsToTxn, ApiKey.EndTxn), self._transactions)
         self._family("features", (), self._features)
 
     def _family(self, family: str, apis, start) -> None:
@@ -196,6 +203,16 @@ class PlaneRow(Row):
 
     def _groups(self):
         self.groups = Groups(self.check)
+
+    def _transactions(self):
+        self.check.require_mutations()
+        self.admin = Admin(self.check)
+
+    def transaction_coordinator(self, tid: str) -> Admin:
+        """The coordinator of the transactional id ``tid`` (FindCoordinator, once per id)."""
+        if tid not in self._coordinators:
+            self._coordinators[tid] = self.admin.transaction_coordinator(tid)
+        return self._coordinators[tid]
 
     def _features(self):
         rng = self.check.broker.advertised(ApiKey.ApiVersions)
@@ -247,6 +264,11 @@ class PlaneRow(Row):
                 self.scram.forget(m.scram)
             if self.groups is not None and m.asked:
                 self.groups.forget(sorted(m.asked))
+            if m.txn_state == "Ongoing":
+                tid = m.name("tx1")
+                coordinator = self.transaction_coordinator(tid)
+                v = coordinator.version(ApiKey.EndTxn, below=END_BELOW)
+                coordinator.client.send(ApiKey.EndTxn, v, requests.end_txn(v, tid, *m.producer, False))
         except Violation:       # no answer: the run's end sweeps what is left (fixtures/leftovers.py)
             pass
 

@@ -17,7 +17,7 @@ their metadata image asynchronously; the coordinator writes offsets through its 
 """
 from __future__ import annotations
 
-from protocol import ApiKey
+from protocol import ApiKey, Errors
 from protocol import requests as build
 from reference import plane_rules as rules
 from reference.group_rules import BY_TOPIC_ID_FROM, NO_OFFSET
@@ -41,6 +41,8 @@ def looks(row) -> list:
         out.append(("(invariant) DescribeUserScramCredentials", _scram))
     if "groups" in row.families:
         out.append(("(invariant) OffsetFetch", _offsets))
+    if "transactions" in row.families:
+        out.append(("(invariant) DescribeTransactions", _transactions))
     if "features" in row.families:
         out.append(("(invariant) ApiVersions finalized features", _features))
     return out
@@ -78,6 +80,29 @@ def _offsets(run) -> dict:
         held = m.groups.get(g, {})
         expected = {tp: held.get(tp, (NO_OFFSET, "")) for tp in sorted(m.asked[g])}
         groups.fetch(groups.client(g), g, expected, {}, v, says=f"{g} as the model holds: ")
+    return {}
+
+
+def _transactions(run) -> dict:
+    m, check = run.model, run.check
+    tid = m.name("tx1")
+    if m.txn_state is None:
+        return {}               # never initialised: nothing of it to describe (X2 asks an unknown id)
+    coordinator = run.row.transaction_coordinator(tid)
+    v = coordinator.version(ApiKey.DescribeTransactions)
+    coordinator.client.answered(ApiKey.DescribeTransactions, v, build.describe_transactions(v, [tid]))
+    ours = ["transaction_states", {"transactional_id": tid}]
+    check.expect_field(ours + ["error_code"], [Errors.NONE], count=1, says=f"DescribeTransactions of {tid!r}: NONE")
+    check.expect_field(ours + ["transaction_state"], [m.txn_state], says=f"{tid!r} is {m.txn_state}")
+    check.expect_field(ours + ["producer_id"], [m.producer[0]], says=f"{tid!r}: producer id {m.producer[0]}")
+    by_topic: dict[str, list[int]] = {}
+    for t, p in sorted(m.txn_partitions):
+        by_topic.setdefault(t, []).append(p)
+    check.expect_field(ours + ["topics", "topic"], sorted(by_topic), count=len(by_topic),
+                       says=f"{tid!r}: the topics of the partitions added, {sorted(by_topic)}")
+    for t, ps in by_topic.items():
+        check.expect_field(ours + ["topics", {"topic": t}, "partitions", "*"], ps, count=len(ps), distinct=True,
+                           says=f"{tid!r}: exactly the partitions of {t} added, {ps}")
     return {}
 
 

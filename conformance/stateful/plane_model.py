@@ -40,6 +40,11 @@ class PlaneModel(cm.Model):
         self.emptied: set[str] = set()
         #: every partition a group committed in this example (what the invariant fetches)
         self.asked: dict[str, set[TP]] = {}
+        #: the transactional producer SUB-tx1: (producer id, epoch) once initialised, its
+        #: transaction's state (None: never initialised) and the partitions it added
+        self.producer: tuple[int, int] | None = None
+        self.txn_state: str | None = None
+        self.txn_partitions: set[TP] = set()
         #: finalized feature levels (name -> level), learnt before the first step
         self.features: dict[str, int] = {}
         #: names deleted in this example and not created since
@@ -106,6 +111,23 @@ class PlaneModel(cm.Model):
             self.hit(rules.SCRAM_UPSERT_KEEPS_QUOTAS)
         if deleted and any(b.principal == "User:" + user for b in self.acls.held):
             self.hit(rules.SCRAM_DELETION_KEEPS_ACLS)
+
+    # -- transactions ---------------------------------------------------------------------------
+    def txn_added(self, topic: str, partitions: list[int]) -> None:
+        self.txn_state = "Ongoing"
+        self.txn_partitions.update((topic, p) for p in partitions)
+
+    def txn_ended(self, state: str) -> None:
+        """TXN_END_MARKS_THE_LOG and TOPIC_DELETION_SKIPS_TXN_MARKERS."""
+        if any(t not in self.topics for t, _ in self.txn_partitions):
+            self.hit(rules.TOPIC_DELETION_SKIPS_TXN_MARKERS)
+        for t, p in sorted(self.txn_partitions):
+            topic = self.topics.get(t)
+            if topic is not None and topic.partitions and p < topic.partitions:
+                topic.end[p] += 1
+                self.hit(rules.TXN_END_MARKS_THE_LOG)
+        self.txn_state = state
+        self.txn_partitions = set()
 
     # -- groups ------------------------------------------------------------------------------
     def committed(self, group: str, offsets: dict[TP, Committed]) -> None:
