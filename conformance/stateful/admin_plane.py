@@ -78,13 +78,17 @@ class PlaneStrategies(Strategies):
     def first_family_steps(self):
         """A step of each family the broker serves, before the drawn ones, each on ``u1``,
         ``g1`` and topic ``a`` (the names most draws take), after the first CreateTopics: a
-        quota set, a credential upserted, a binding created, offsets committed. The
+        config override, a quota set, a credential upserted, a binding created, a partition
+        added to a transaction, offsets committed. The
         minimiser drops what a failure does not need."""
         row, out = self.row, []
 
         def at(api, body):
             return st.fixed_dictionaries({"api": st.just(api.name), "v": self.version(api, True),
                                           **{k: st.just(v) for k, v in body.items()}})
+        if ApiKey.IncrementalAlterConfigs in row.ranges and "configs" in row.families:
+            out.append(at(ApiKey.IncrementalAlterConfigs, {"validate_only": False, "plain": True, "resources": [
+                {"slot": "a", "ops": [["retention.ms", "SET", "3600000"]]}]}))
         if ApiKey.AlterClientQuotas in row.ranges and "quotas" in row.families:
             out.append(at(ApiKey.AlterClientQuotas, {"validate_only": False, "entries": [
                 {"user": "u1", "ops": [["producer_byte_rate", 1024.0]]}]}))

@@ -43,6 +43,7 @@ class PlaneModel(cm.Model):
         #: the transactional producer SUB-tx1: (producer id, epoch) once initialised, its
         #: transaction's state (None: never initialised) and the partitions it added
         self.producer: tuple[int, int] | None = None
+        self.producer_step = -1         # the step InitProducerId answered (its learn note's source)
         self.txn_state: str | None = None
         self.txn_partitions: set[TP] = set()
         #: finalized feature levels (name -> level), learnt before the first step

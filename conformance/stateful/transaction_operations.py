@@ -28,6 +28,13 @@ ADD_BELOW, END_BELOW = 4, 5
 TIMEOUT_MS = 60_000
 
 
+def learned_producer(run) -> None:
+    """The step just sent carries the producer id InitProducerId gave (int64): a reproducer's
+    run sends the one its own InitProducerId gets (``fixtures.judge.learned``)."""
+    m = run.model
+    run.check.expect_learned(m.producer[0].to_bytes(8, "big", signed=True), m.producer_step, ["producer_id"])
+
+
 class AddPartitionsToTxn(FamilyOperation):
     api = ApiKey.AddPartitionsToTxn
     family = "transactions"
@@ -56,8 +63,10 @@ class AddPartitionsToTxn(FamilyOperation):
         with run.judging(lambda: f"{line} -> not NONE"):
             if m.producer is None:
                 m.producer = coordinator.init_producer_id(tid, TIMEOUT_MS)
+                m.producer_step = run.check.last_step
             coordinator.client.answered(self.api, v, build.add_partitions_to_txn(
                 v, tid, *m.producer, [(topic, op["partitions"])]))
+            learned_producer(run)
             for p in op["partitions"]:
                 run.check.expect_field(["results_by_topic_v3_and_below", {"name": topic}, "results_by_partition",
                                         {"partition_index": p}, "partition_error_code"], [Errors.NONE], count=1,
@@ -88,9 +97,11 @@ class EndTxn(FamilyOperation):
         coordinator = run.row.transaction_coordinator(tid)
         with run.judging(lambda: f"{line} -> not NONE"):
             # CONCURRENT_TRANSACTIONS: the previous end's markers are still being written
-            eventually(lambda: coordinator.client.answered(self.api, v, build.end_txn(v, tid, *m.producer,
-                                                                                      op["commit"])),
-                       lambda r: r.get("error_code") != Errors.CONCURRENT_TRANSACTIONS, within=VISIBLE_S)
+            def end():
+                answer = coordinator.client.answered(self.api, v, build.end_txn(v, tid, *m.producer, op["commit"]))
+                learned_producer(run)
+                return answer
+            eventually(end, lambda r: r.get("error_code") != Errors.CONCURRENT_TRANSACTIONS, within=VISIBLE_S)
             run.check.expect_field(["error_code"], [Errors.NONE],
                                    says=f"EndTxn v{v} ({'commit' if op['commit'] else 'abort'}) of the open "
                                         f"transaction of {tid!r}: NONE")
