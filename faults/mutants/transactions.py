@@ -38,12 +38,8 @@ class DescribeDropsAPartition(Mutant):
             for s in body.get("transaction_states") or []]}
 
 
-@mutant
-class DescribeFindsAnUnknownId(Recoding):
-    """DescribeTransactions answers a transactional id the coordinator does not have NONE
-    (an empty description) instead of TRANSACTIONAL_ID_NOT_FOUND."""
-    name = "describe-transactions-finds-an-unknown-id"
-    catches = ("X2",)
-    apis = (ApiKey.DescribeTransactions,)
-    over = OVER
-    recodes = (Errors.TRANSACTIONAL_ID_NOT_FOUND, Errors.NONE)
+declared(Recoding, "describe-transactions-finds-an-unknown-id",
+         """DescribeTransactions answers a transactional id the coordinator does not have NONE
+         (an empty description) instead of TRANSACTIONAL_ID_NOT_FOUND.""",
+         catches=("X2",), apis=(ApiKey.DescribeTransactions,), over=OVER,
+         recodes=(Errors.TRANSACTIONAL_ID_NOT_FOUND, Errors.NONE))
