@@ -42,16 +42,10 @@ class Unadvertised(Mutant):
     probe = True
     apis = (ApiKey.ApiVersions,)
 
-    def __init__(self, upstream=None, target=None, arg: str | None = None):
-        super().__init__(upstream, target, arg)
-        self.key = parse_api(arg)
-
-    @classmethod
-    def check_arg(cls, arg: str | None) -> None:
-        parse_api(arg)
+    parse_arg = staticmethod(parse_api)       # self.parsed: the API key left out
 
     def response(self, seen, body):
         listed = body.get("api_keys") or []
-        if not any(a["api_key"] == self.key for a in listed):
+        if not any(a["api_key"] == self.parsed for a in listed):
             return None
-        return {**body, "api_keys": [a for a in listed if a["api_key"] != self.key]}
+        return {**body, "api_keys": [a for a in listed if a["api_key"] != self.parsed]}

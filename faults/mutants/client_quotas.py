@@ -8,7 +8,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from reference.quota_rules import MATCH_DEFAULT, MATCH_EXACT, MATCH_SPECIFIED, alter_code
-from .mutant import KAFKA_OVER, Mutant, Reply, mutant
+from .mutant import KAFKA_OVER, Ignoring, Mutant, Reply, declared, mutant
 
 OVER = KAFKA_OVER
 
@@ -44,18 +44,8 @@ class QuotaRemovalKeepsKey(Mutant):
                                             for e in entries]}
 
 
-@mutant
-class QuotaValidateOnlyApplies(Mutant):
-    """AlterClientQuotas with validate_only is executed."""
-    name = "quota-validate-only-applies"
-    catches = ("Q2",)
-    apis = (ApiKey.AlterClientQuotas,)
-    over = OVER
-
-    def request(self, seen):
-        if seen.request.get("validate_only"):
-            return {**seen.request, "validate_only": False}
-        return None
+declared(Ignoring, "quota-validate-only-applies", """AlterClientQuotas with validate_only is executed.""",
+         catches=("Q2",), apis=(ApiKey.AlterClientQuotas,), over=OVER, ignores=("validate_only", False))
 
 
 @mutant
@@ -76,19 +66,10 @@ class QuotaInvalidEntryFailsTheBatch(Mutant):
              "entity": e.get("entity") or []} for e in entries]})
 
 
-@mutant
-class QuotaStrictFilterIgnored(Mutant):
-    """DescribeClientQuotas reads a strict filter as not strict: entities with more
-    components than the filter names are listed too."""
-    name = "quota-strict-filter-ignored"
-    catches = ("Q1", "Q4")
-    apis = (ApiKey.DescribeClientQuotas,)
-    over = OVER
-
-    def request(self, seen):
-        if seen.request.get("strict"):
-            return {**seen.request, "strict": False}
-        return None
+declared(Ignoring, "quota-strict-filter-ignored",
+         """DescribeClientQuotas reads a strict filter as not strict: entities with more
+         components than the filter names are listed too.""",
+         catches=("Q1", "Q4"), apis=(ApiKey.DescribeClientQuotas,), over=OVER, ignores=("strict", False))
 
 
 @mutant

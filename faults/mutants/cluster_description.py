@@ -12,7 +12,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA_OVER, Mutant, Recoding, mutant
+from .mutant import KAFKA_OVER, Mutant, Recoding, declared, mutant
 
 
 @mutant
@@ -147,15 +147,11 @@ class FindCoordinatorBatchFirstKeyOnly(Mutant):
         return {**body, "coordinators": body["coordinators"][:1]}
 
 
-@mutant
-class UnregisterBrokerUnknownIdAccepted(Recoding):
-    """UnregisterBroker of a broker id no broker has answers NONE (a controller that treats
-    removing what is not there as done)."""
-    name = "unregister-broker-unknown-id-accepted"
-    catches = ("M8",)
-    apis = (ApiKey.UnregisterBroker,)
-    over = KAFKA_OVER
-    recodes = (Errors.BROKER_ID_NOT_REGISTERED, Errors.NONE)
+declared(Recoding, "unregister-broker-unknown-id-accepted",
+         """UnregisterBroker of a broker id no broker has answers NONE (a controller that treats
+         removing what is not there as done).""",
+         catches=("M8",), apis=(ApiKey.UnregisterBroker,), over=KAFKA_OVER,
+         recodes=(Errors.BROKER_ID_NOT_REGISTERED, Errors.NONE))
 
 
 @mutant

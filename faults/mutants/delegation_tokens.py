@@ -10,21 +10,17 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA_OVER, Mutant, Recoding, mutant
+from .mutant import KAFKA_OVER, Mutant, Recoding, declared, mutant
 
 ACL = f"{KAFKA_OVER},preset=acl"
 
 
-@mutant
-class TokensWithoutAuthentication(Recoding):
-    """Every token request on a listener without authentication is answered NONE where Kafka
-    answers DELEGATION_TOKEN_REQUEST_NOT_ALLOWED (``KafkaApis.allowTokenRequests`` skipped)."""
-    name = "delegation-tokens-without-authentication"
-    catches = ("H1",)
-    apis = (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken,
-            ApiKey.DescribeDelegationToken)
-    over = KAFKA_OVER
-    recodes = (Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, Errors.NONE)
+declared(Recoding, "delegation-tokens-without-authentication",
+         """Every token request on a listener without authentication is answered NONE where Kafka
+         answers DELEGATION_TOKEN_REQUEST_NOT_ALLOWED (``KafkaApis.allowTokenRequests`` skipped).""",
+         catches=("H1",), apis=(ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken,
+                                ApiKey.ExpireDelegationToken, ApiKey.DescribeDelegationToken),
+         over=KAFKA_OVER, recodes=(Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, Errors.NONE))
 
 
 @mutant
@@ -40,24 +36,16 @@ class DescribeListsNoToken(Mutant):
         return {**body, "tokens": []}
 
 
-@mutant
-class TokenForAnotherOwnerAllowed(Recoding):
-    """CreateDelegationToken for an owner other than the requester, refused by Kafka without
-    CREATE_TOKENS on that owner (DELEGATION_TOKEN_AUTHORIZATION_FAILED), is answered NONE."""
-    name = "create-delegation-token-for-another-owner-allowed"
-    catches = ("H3",)
-    apis = (ApiKey.CreateDelegationToken,)
-    over = ACL
-    recodes = (Errors.DELEGATION_TOKEN_AUTHORIZATION_FAILED, Errors.NONE)
+declared(Recoding, "create-delegation-token-for-another-owner-allowed",
+         """CreateDelegationToken for an owner other than the requester, refused by Kafka without
+         CREATE_TOKENS on that owner (DELEGATION_TOKEN_AUTHORIZATION_FAILED), is answered NONE.""",
+         catches=("H3",), apis=(ApiKey.CreateDelegationToken,), over=ACL,
+         recodes=(Errors.DELEGATION_TOKEN_AUTHORIZATION_FAILED, Errors.NONE))
 
 
-@mutant
-class AnyoneRenewsOrExpires(Recoding):
-    """RenewDelegationToken and ExpireDelegationToken by a principal that is neither the
-    token's owner nor one of its renewers, refused by Kafka (DELEGATION_TOKEN_OWNER_MISMATCH),
-    are answered NONE."""
-    name = "delegation-token-renewed-by-anyone"
-    catches = ("H4",)
-    apis = (ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken)
-    over = ACL
-    recodes = (Errors.DELEGATION_TOKEN_OWNER_MISMATCH, Errors.NONE)
+declared(Recoding, "delegation-token-renewed-by-anyone",
+         """RenewDelegationToken and ExpireDelegationToken by a principal that is neither the
+         token's owner nor one of its renewers, refused by Kafka (DELEGATION_TOKEN_OWNER_MISMATCH),
+         are answered NONE.""",
+         catches=("H4",), apis=(ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken), over=ACL,
+         recodes=(Errors.DELEGATION_TOKEN_OWNER_MISMATCH, Errors.NONE))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA_OVER, Mutant, mutant
+from .mutant import KAFKA_OVER, Mutant, declared, mutant
 
 OVER = KAFKA_OVER
 #: each API's per-topic results and, in each, its per-partition ones
@@ -44,15 +44,11 @@ class PartitionRecoding(Mutant):
                                {**p, "error_code": new, "error_message": None})
 
 
-@mutant
-class CancelWithoutReassignmentAccepted(PartitionRecoding):
-    """AlterPartitionReassignments answers the cancellation (null replicas) of a partition with
-    no reassignment in progress NONE instead of NO_REASSIGNMENT_IN_PROGRESS."""
-    name = "reassignment-cancel-without-one-accepted"
-    catches = ("E1",)
-    apis = (ApiKey.AlterPartitionReassignments,)
-    over = OVER
-    recodes = (Errors.NO_REASSIGNMENT_IN_PROGRESS, Errors.NONE)
+declared(PartitionRecoding, "reassignment-cancel-without-one-accepted",
+         """AlterPartitionReassignments answers the cancellation (null replicas) of a partition with
+         no reassignment in progress NONE instead of NO_REASSIGNMENT_IN_PROGRESS.""",
+         catches=("E1",), apis=(ApiKey.AlterPartitionReassignments,), over=OVER,
+         recodes=(Errors.NO_REASSIGNMENT_IN_PROGRESS, Errors.NONE))
 
 
 @mutant
@@ -91,12 +87,7 @@ class ListsEveryNamedPartition(Mutant):
             for t in asked]}
 
 
-@mutant
-class ElectionNotNeededAnswersNone(PartitionRecoding):
-    """ElectLeaders answers a partition whose preferred replica already leads NONE (as if
-    elected) instead of ELECTION_NOT_NEEDED."""
-    name = "elect-leaders-not-needed-answers-none"
-    catches = ("E3",)
-    apis = (ApiKey.ElectLeaders,)
-    over = OVER
-    recodes = (Errors.ELECTION_NOT_NEEDED, Errors.NONE)
+declared(PartitionRecoding, "elect-leaders-not-needed-answers-none",
+         """ElectLeaders answers a partition whose preferred replica already leads NONE (as if
+         elected) instead of ELECTION_NOT_NEEDED.""",
+         catches=("E3",), apis=(ApiKey.ElectLeaders,), over=OVER, recodes=(Errors.ELECTION_NOT_NEEDED, Errors.NONE))

@@ -8,18 +8,13 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA_OVER, mutant
+from .mutant import KAFKA_OVER, declared
 from .reassignments import PartitionRecoding
 
 OVER = f"{KAFKA_OVER},nodes=3"
 
 
-@mutant
-class ElectedAnswersNotNeeded(PartitionRecoding):
-    """ElectLeaders answers a partition whose preferred replica it just made leader
-    ELECTION_NOT_NEEDED instead of NONE."""
-    name = "elect-leaders-elected-answers-not-needed"
-    catches = ("E4",)
-    apis = (ApiKey.ElectLeaders,)
-    over = OVER
-    recodes = (Errors.NONE, Errors.ELECTION_NOT_NEEDED)
+declared(PartitionRecoding, "elect-leaders-elected-answers-not-needed",
+         """ElectLeaders answers a partition whose preferred replica it just made leader
+         ELECTION_NOT_NEEDED instead of NONE.""",
+         catches=("E4",), apis=(ApiKey.ElectLeaders,), over=OVER, recodes=(Errors.NONE, Errors.ELECTION_NOT_NEEDED))

@@ -70,21 +70,15 @@ class RefuseAdvertised(Mutant):
     #: refused are the argument's (:meth:`touches`)
     apis = (ApiKey.ConsumerGroupHeartbeat, ApiKey.ConsumerGroupDescribe)
 
-    def __init__(self, upstream=None, target=None, arg: str | None = None):
-        super().__init__(upstream, target, arg)
-        self.refused = _refusals(arg)
-
-    @classmethod
-    def check_arg(cls, arg: str | None) -> None:
-        _refusals(arg)
+    parse_arg = staticmethod(_refusals)       # self.parsed: API key -> the code it is refused with
 
     def touches(self, api_key: int) -> bool:
-        return api_key in self.refused
+        return api_key in self.parsed
 
     def request(self, seen):
         if seen.api_key == ApiKey.ApiVersions and seen.api_version < _HANDSHAKE_KEPT_BELOW:
             return None         # the handshake the suite starts with stays answered
-        code = self.refused[seen.api_key]
+        code = self.parsed[seen.api_key]
         if seen.api_key in _PER_TOPIC:
             return Reply({_PER_TOPIC[seen.api_key]: [{**t, "error_code": code}
                                                      for t in _topics(seen.api_key, seen.request)]})

@@ -11,35 +11,17 @@ from __future__ import annotations
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 
-from .mutant import KAFKA_OVER, Mutant, Recoding, mutant
+from .mutant import KAFKA_OVER, Ignoring, Mutant, Recoding, declared, mutant
 
 OVER = KAFKA_OVER
 
 
-@mutant
-class ListIgnoresStateFilter(Mutant):
-    """ListTransactions lists transactions of every state, whatever StateFilters names."""
-    name = "list-transactions-ignores-state-filter"
-    catches = ("X1",)
-    apis = (ApiKey.ListTransactions,)
-    over = OVER
-
-    def request(self, seen):
-        if seen.request.get("state_filters"):
-            return {**seen.request, "state_filters": []}
-
-
-@mutant
-class ListIgnoresProducerIdFilter(Mutant):
-    """ListTransactions lists the transactions of every producer, whatever ProducerIdFilters names."""
-    name = "list-transactions-ignores-producer-id-filter"
-    catches = ("X1",)
-    apis = (ApiKey.ListTransactions,)
-    over = OVER
-
-    def request(self, seen):
-        if seen.request.get("producer_id_filters"):
-            return {**seen.request, "producer_id_filters": []}
+declared(Ignoring, "list-transactions-ignores-state-filter",
+         """ListTransactions lists transactions of every state, whatever StateFilters names.""",
+         catches=("X1",), apis=(ApiKey.ListTransactions,), over=OVER, ignores=("state_filters", []))
+declared(Ignoring, "list-transactions-ignores-producer-id-filter",
+         """ListTransactions lists the transactions of every producer, whatever ProducerIdFilters names.""",
+         catches=("X1",), apis=(ApiKey.ListTransactions,), over=OVER, ignores=("producer_id_filters", []))
 
 
 @mutant
@@ -56,12 +38,8 @@ class DescribeDropsAPartition(Mutant):
             for s in body.get("transaction_states") or []]}
 
 
-@mutant
-class DescribeFindsAnUnknownId(Recoding):
-    """DescribeTransactions answers a transactional id the coordinator does not have NONE
-    (an empty description) instead of TRANSACTIONAL_ID_NOT_FOUND."""
-    name = "describe-transactions-finds-an-unknown-id"
-    catches = ("X2",)
-    apis = (ApiKey.DescribeTransactions,)
-    over = OVER
-    recodes = (Errors.TRANSACTIONAL_ID_NOT_FOUND, Errors.NONE)
+declared(Recoding, "describe-transactions-finds-an-unknown-id",
+         """DescribeTransactions answers a transactional id the coordinator does not have NONE
+         (an empty description) instead of TRANSACTIONAL_ID_NOT_FOUND.""",
+         catches=("X2",), apis=(ApiKey.DescribeTransactions,), over=OVER,
+         recodes=(Errors.TRANSACTIONAL_ID_NOT_FOUND, Errors.NONE))
