@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from fixtures.waiting import VISIBLE_S, eventually
+from fixtures.waiting import VISIBLE_S
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from reference.transaction_rules import COMPLETE
@@ -24,6 +24,10 @@ from .operation import FamilyOperation
 
 #: the client's AddPartitionsToTxn (v4+ is the brokers' batched form) and KIP-98's EndTxn
 ADD_BELOW, END_BELOW = 4, 5
+#: what a transactional producer asks again (the Java producer retries them): the previous
+#: transaction's markers still being written, the coordinator loading or moving
+WAITS = sorted(int(c) for c in (Errors.CONCURRENT_TRANSACTIONS, Errors.COORDINATOR_LOAD_IN_PROGRESS,
+                                Errors.COORDINATOR_NOT_AVAILABLE, Errors.NOT_COORDINATOR))
 #: the transaction timeout InitProducerId asks: a run that dies leaves the coordinator to abort it
 TIMEOUT_MS = 60_000
 
@@ -67,6 +71,9 @@ class AddPartitionsToTxn(FamilyOperation):
             coordinator.client.answered(self.api, v, build.add_partitions_to_txn(
                 v, tid, *m.producer, [(topic, op["partitions"])]))
             learned_producer(run)
+            run.check.expect_field(["results_by_topic_v3_and_below", "results_by_partition", "partition_error_code"],
+                                   refused=WAITS, setup=True, retry_s=VISIBLE_S,
+                                   says=f"setup: the previous transaction of {tid!r} has ended (none of {WAITS})")
             for p in op["partitions"]:
                 run.check.expect_field(["results_by_topic_v3_and_below", {"name": topic}, "results_by_partition",
                                         {"partition_index": p}, "partition_error_code"], [Errors.NONE], count=1,
@@ -97,11 +104,10 @@ class EndTxn(FamilyOperation):
         coordinator = run.row.transaction_coordinator(tid)
         with run.judging(lambda: f"{line} -> not NONE"):
             # CONCURRENT_TRANSACTIONS: the previous end's markers are still being written
-            def end():
-                answer = coordinator.client.answered(self.api, v, build.end_txn(v, tid, *m.producer, op["commit"]))
-                learned_producer(run)
-                return answer
-            eventually(end, lambda r: r.get("error_code") != Errors.CONCURRENT_TRANSACTIONS, within=VISIBLE_S)
+            coordinator.client.answered(self.api, v, build.end_txn(v, tid, *m.producer, op["commit"]))
+            learned_producer(run)
+            run.check.expect_field(["error_code"], refused=WAITS, setup=True, retry_s=VISIBLE_S,
+                                   says=f"setup: the coordinator of {tid!r} is ready (none of {WAITS})")
             run.check.expect_field(["error_code"], [Errors.NONE],
                                    says=f"EndTxn v{v} ({'commit' if op['commit'] else 'abort'}) of the open "
                                         f"transaction of {tid!r}: NONE")
