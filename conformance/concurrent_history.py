@@ -1,0 +1,158 @@
+"""S3's histories: 2-4 clients, each on its own connection, run random writes, deletes and
+reads of a few independent registers against one broker at the same time, and every
+operation is recorded with its call and return times and its answer
+(``fixtures/history``); the history is then checked for linearizability against one
+register per key (``fixtures.history.REGISTER``), each key on its own.
+
+The registers are admin state Kafka promises to change atomically per request:
+
+* a topic config key (``("config", TOPIC, KEY)``): IncrementalAlterConfigs SET / DELETE of
+  one key, DescribeConfigs of that key (its value where the topic overrides it, else unset:
+  ``config_source`` TOPIC_CONFIG), KIP-339;
+* a client quota of one user (``("quota", USER, KEY)``): AlterClientQuotas set / remove of
+  one key, DescribeClientQuotas (strict, exact) of the entity, KIP-546.
+
+Kafka's controller applies each request in one write event against the current state
+(``ConfigurationControlManager.incrementalAlterConfigs``,
+``ClientQuotaControlManager.alterClientQuotas``), and a broker's describe reads its metadata
+image, which follows the controller's log in order: a history of one broker is linearizable
+once a read may lag its write by the image's propagation (a write counts as returned only
+when the broker's image holds it: ``LAG_S`` is added to every write's return time, as C2's
+``expect_history`` allows a visibility lag). C2 and Q5 ask the same of fixed plans; S3
+draws the plan and checks every operation of every client.
+
+An answer the client cannot read (a timeout, a closed connection) or one that says the
+outcome is unknown (REQUEST_TIMED_OUT, NOT_CONTROLLER) is *indeterminate*: it may or may
+not have taken effect, and the checker allows both.
+"""
+from __future__ import annotations
+
+import threading
+import time
+
+from fixtures.history import REGISTER, Operation
+from protocol import ApiKey, Errors
+from protocol import requests as build
+from protocol import AlterConfigOp, ConfigSource
+from reference.quota_rules import MATCH_EXACT
+
+#: answers whose outcome the client cannot know
+INDETERMINATE_CODES = frozenset({int(Errors.REQUEST_TIMED_OUT), int(Errors.NOT_CONTROLLER)})
+#: DescribeConfigsResponse.java ConfigSource TOPIC_CONFIG: the topic's own override
+TOPIC_OVERRIDE = int(ConfigSource.TOPIC_CONFIG)
+#: how long a broker's metadata image may lag the controller's acknowledgement (C2's lag)
+LAG_S = 0.5
+#: the registers: two config keys of one topic, two quota keys of one user
+CONFIG_KEYS = ("retention.ms", "segment.ms")
+QUOTA_KEYS = ("producer_byte_rate", "consumer_byte_rate")
+MODEL = REGISTER
+
+
+class History:
+    """One example's history: its topic and user, the clients' operations, what was sent."""
+
+    def __init__(self, check, topic: str, user: str, versions: dict[int, tuple[int, int]]):
+        self.check, self.topic, self.user, self.versions = check, topic, user, versions
+        self.ops: list[Operation] = []
+        self.steps: list[tuple[int, int, str]] = []      # (step, api, what): every answer, for its code
+        self._lock = threading.Lock()
+        self._unique = 0
+
+    def value(self, key: str) -> str | float:
+        with self._lock:
+            self._unique += 1
+            n = self._unique
+        return str(3_600_000 + 1_000 * n) if key in CONFIG_KEYS else float(1024 * n)
+
+    # -- one client's operation -----------------------------------------------------------------
+    def run(self, client_id: int, client, op: dict) -> None:
+        kind, key = op["kind"], op["key"]
+        family = "config" if key in CONFIG_KEYS else "quota"
+        api = {("config", "read"): ApiKey.DescribeConfigs, ("quota", "read"): ApiKey.DescribeClientQuotas,
+               ("config", "write"): ApiKey.IncrementalAlterConfigs, ("quota", "write"): ApiKey.AlterClientQuotas,
+               ("config", "delete"): ApiKey.IncrementalAlterConfigs, ("quota", "delete"): ApiKey.AlterClientQuotas}[
+            (family, kind)]
+        lo, hi = self.versions[api]
+        v = lo + op["v"] % (hi - lo + 1)
+        value = self.value(key) if kind == "write" else None
+        body = self._body(api, v, family, kind, key, value)
+        time.sleep(op.get("pause", 0.0))       # a client's think time: reads spread past the lag
+        call = time.monotonic()
+        ex = client.send(api, v, body)
+        ret = time.monotonic()
+        at = self.check.last_step
+        output, indeterminate = self._outcome(api, ex, family, key, kind)
+        inp = {"op": kind, **({"value": value} if kind == "write" else {})}
+        if kind != "read" and not indeterminate:
+            ret += LAG_S
+        with self._lock:
+            if ex.ok:               # an answer to judge (one the client could not read is indeterminate)
+                self.steps.append((at, api, f"client {client_id}: {kind} {family} {key}"))
+            self.ops.append(Operation(client_id, (family, self.topic if family == "config" else self.user, key), inp,
+                                      output, call, ret, indeterminate,
+                                      meta={"api": api.name, "v": v, "step": at}))
+
+    def _body(self, api, v, family, kind, key, value) -> dict:
+        if api == ApiKey.IncrementalAlterConfigs:
+            op = AlterConfigOp.SET if kind == "write" else AlterConfigOp.DELETE
+            return build.incremental_alter_configs(v, [(self.topic, [(key, op, value)])])
+        if api == ApiKey.AlterClientQuotas:
+            return build.alter_client_quotas(v, [((("user", self.user),), [(key, value)])])
+        if api == ApiKey.DescribeConfigs:
+            return build.describe_configs(v, [(self.topic, [key])])
+        return build.describe_client_quotas(v, [("user", MATCH_EXACT, self.user)], True)
+
+    def _outcome(self, api, ex, family, key, kind):
+        """(output, indeterminate): a read's value (None: unset), a write's refusal."""
+        if not ex.ok or ex.response is None:
+            return None, True
+        r = ex.response
+        if api == ApiKey.IncrementalAlterConfigs:
+            code = next((e.get("error_code") for e in r.get("responses") or []), None)
+        elif api == ApiKey.AlterClientQuotas:
+            code = next((e.get("error_code") for e in r.get("entries") or []), None)
+        else:
+            code = r.get("error_code") if api == ApiKey.DescribeClientQuotas else next(
+                (e.get("error_code") for e in r.get("results") or []), None)
+        if code in INDETERMINATE_CODES:
+            return None, True
+        if code != Errors.NONE:
+            return {"error": code}, False
+        if kind != "read":
+            return None, False
+        if api == ApiKey.DescribeConfigs:
+            for res in r.get("results") or []:
+                for c in res.get("configs") or []:
+                    if c.get("name") == key:
+                        return (c.get("value") if c.get("config_source") == TOPIC_OVERRIDE else None), False
+            return None, False
+        for e in r.get("entries") or []:
+            for val in e.get("values") or []:
+                if val.get("key") == key:
+                    return val.get("value"), False
+        return None, False
+
+
+def run_clients(history: History, clients: list, plans: list[list[dict]], timeout_s: float = 120) -> None:
+    """Each client runs its plan on a thread of its own, all at once."""
+    failures: list[BaseException] = []
+    start = threading.Barrier(len(plans))
+
+    def one(i: int):
+        try:
+            start.wait(timeout=30)
+            for op in plans[i]:
+                history.run(i, clients[i], op)
+        except BaseException as exc:       # noqa: BLE001 - re-raised in the calling thread
+            failures.append(exc)
+
+    threads = [threading.Thread(target=one, args=(i,), daemon=True) for i in range(len(plans))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=timeout_s)
+    if failures:
+        raise failures[0]
+
+
+__all__ = ["CONFIG_KEYS", "History", "LAG_S", "MODEL", "QUOTA_KEYS", "run_clients"]
