@@ -77,7 +77,7 @@ class DeleteGroups(FamilyOperation):
     def perform(self, run, op, line):
         m, v, groups, check = run.model, op["v"], run.row.groups, run.check
         group = m.name(op["groups"][0])
-        if group in m.groups:
+        if m.groups.get(group):
             allowed, why = [Errors.NONE], "it holds offsets"
         elif group in m.emptied:
             allowed, why = [Errors.NONE, Errors.GROUP_ID_NOT_FOUND], ("its offsets went with their topic; the "
