@@ -7,7 +7,8 @@ and ``reference/plane_rules.py``; ``docs/stateful.md`` ("S2") tells it in full. 
 broker (``api_key`` null). On a Kafka release the row runs on the ``preset=acl`` companion,
 whose authorizer serves the ACL family; elsewhere a family the broker does not serve is off
 and the manifest's ``coverage_by_check`` says why, beside the steps, the families reached
-and the rules hit.
+and the rules hit (on a broker without an authorizer: "needs a broker with an authorizer,
+kafka:VERSION,preset=acl"; the row itself is never unsupported for it).
 """
 from __future__ import annotations
 

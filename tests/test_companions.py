@@ -19,7 +19,7 @@ BASE = "kafka:4.4.0"
 NEEDED_BY = {
     "preset=policy": ("test_a1_",),
     "preset=acl": ("test_a2_", "test_h2_", "test_h3_", "test_h4_", "test_l1_", "test_l2_", "test_l3_", "test_l4_",
-                   "test_l5_"),
+                   "test_l5_", "test_s2_"),
     "preset=quota": ("test_p5_over_the_mutation_quota",),
     "preset=nodelete": ("test_p5_with_deletion_disabled",),
     "nodes=3": ("test_e4_",),
