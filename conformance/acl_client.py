@@ -98,6 +98,18 @@ class Acls:
                                 f"{code} {error_name(code)}")
 
 
+def expect_deleted(check, f: Acl, want: set[Acl], version: int, says: str) -> None:
+    """The last DeleteAcls (of the one filter ``f``, at ``version``) answered NONE and returned
+    as deleted, each once and NONE, exactly ``want``: the held bindings ``f`` matches."""
+    check.expect_field(["filter_results", "error_code"], [Errors.NONE], count=1, says=f"{says}: NONE")
+    check.expect_field(["filter_results", "matching_acls", "error_code"], [Errors.NONE], count=len(want),
+                       says=f"DeleteAcls of {show([f])} returns as deleted, each NONE, what of the bindings held "
+                            f"the filter matches: {show(want)}")
+    for b in want:
+        check.expect_field(matching_path(b, version), [Errors.NONE], count=1,
+                           says=f"DeleteAcls of {show([f])} returns {show([b])} as deleted once")
+
+
 def binding_path(b: Acl, version: int) -> list:
     """Where a DescribeAcls answer (v0: without pattern type) lists ``b``."""
     resource = {"resource_type": int(b.resource_type), "resource_name": b.name}

@@ -32,7 +32,7 @@ from reference.acl_rules import Acl, unrepresentable
 from strategies import acls as gen
 
 from .acl_model import AclModel, everything_of, named, show
-from .acl_client import Acls, matching_path
+from .acl_client import Acls, expect_deleted, matching_path
 from .parametrize import every_api, every_version
 from protocol.kafka_sources import KAFKA
 
@@ -122,14 +122,7 @@ def test_l2_delete_acls_removes_and_returns_exactly_the_bindings_its_filter_matc
         model, _, principal, filters = _example(acls, value)
         for f in filters:
             acls.client.answered(ApiKey.DeleteAcls, version, build.delete_acl_filters(version, [f]))
-            want = model.delete(f)
-            check.expect_field(["filter_results", "error_code"], [Errors.NONE], count=1)
-            check.expect_field(["filter_results", "matching_acls", "error_code"], [Errors.NONE], count=len(want),
-                               says=f"DeleteAcls of {show([f])} returns as deleted, each NONE, what of the "
-                                    f"bindings held the filter matches: {show(want)}")
-            for b in want:
-                check.expect_field(matching_path(b, version), [Errors.NONE], count=1,
-                                   says=f"DeleteAcls of {show([f])} returns {show([b])} as deleted once")
+            expect_deleted(check, f, model.delete(f), version, f"DeleteAcls v{version} of {show([f])}")
             acls.held_as(model, principal, f"after DeleteAcls of {show([f])}")
 
     check.given(_with_filters(acls.cv, version), judged, first=_first(acls.cv, version))

@@ -76,7 +76,9 @@ def test_s3_concurrent_admin_histories_are_linearizable(check):
             versions[api] = (max(adv[0], 1 if api == ApiKey.DescribeConfigs else adv[0]),
                              min(adv[1], APIS[api].max_version))
     if versions[ApiKey.DescribeConfigs][0] > versions[ApiKey.DescribeConfigs][1]:
-        raise Unsupported("S3 reads configs with DescribeConfigs v1+ (config_source); the broker advertises less")
+        adv = check.broker.advertised(ApiKey.DescribeConfigs)
+        raise Unsupported(f"S3 reads configs with DescribeConfigs v1+ (config_source); the broker advertises "
+                          f"v{adv[0]}-{adv[1]}")
     admin = Admin(check)
 
     def concurrent(plan):

@@ -17,7 +17,7 @@ from reference.acl_rules import Acl
 from strategies import acls as acl_draws
 from strategies import admin_plane as draws
 
-from ..acl_client import matching_path
+from ..acl_client import expect_deleted
 from ..acl_model import show
 from .operation import FamilyOperation
 
@@ -96,12 +96,5 @@ class DeleteAcls(FamilyOperation):
         run.send(self.api, v, build.delete_acl_filters(v, [f]), line)
         want = m.acls.delete(f)
         with run.judging(lambda: f"{line} -> not as the model: deletes {show(want)}"):
-            check.expect_field(["filter_results", "error_code"], [Errors.NONE], count=1,
-                               says=f"DeleteAcls v{v} of {show([f])}: NONE")
-            check.expect_field(["filter_results", "matching_acls", "error_code"], [Errors.NONE], count=len(want),
-                               says=f"DeleteAcls of {show([f])} returns as deleted exactly the bindings held that "
-                                    f"it matches: {show(want)}")
-            for b in want:
-                check.expect_field(matching_path(b, v), [Errors.NONE], count=1,
-                                   says=f"DeleteAcls of {show([f])} returns {show([b])} as deleted once")
+            expect_deleted(check, f, want, v, f"DeleteAcls v{v} of {show([f])}")
         self.settled(run, line, f"NONE, {len(want)} deleted")

@@ -221,7 +221,8 @@ class PlaneRow(Row):
     def _features(self):
         rng = self.check.broker.advertised(ApiKey.ApiVersions)
         if rng is None or rng[1] < FEATURES_VERSION:
-            raise Unsupported("ApiVersions v3+ (finalized features, KIP-584) is not advertised")
+            raise Unsupported(f"ApiVersions lists finalized features from v{FEATURES_VERSION} (KIP-584); the broker "
+                              f"advertises {'no ApiVersions' if rng is None else f'v{rng[0]}-{rng[1]}'}")
         self.features_version = FEATURES_VERSION
         answer = self.client.answered(ApiKey.ApiVersions, FEATURES_VERSION, requests.api_versions(FEATURES_VERSION))
         self.features = {f["name"]: f["max_version_level"] for f in answer.get("finalized_features") or []}

@@ -32,20 +32,7 @@ GROUP_STEPS = (ApiKey.OffsetCommit.name, ApiKey.DeleteGroups.name)
 
 def looks(row) -> list:
     """The invariants of ``row``'s families: ``(script line, look)``."""
-    out = []
-    if "acls" in row.families:
-        out.append(("(invariant) DescribeAcls", _acls))
-    if "quotas" in row.families:
-        out.append(("(invariant) DescribeClientQuotas", _quotas))
-    if "scram" in row.families:
-        out.append(("(invariant) DescribeUserScramCredentials", _scram))
-    if "groups" in row.families:
-        out.append(("(invariant) OffsetFetch", _offsets))
-    if "transactions" in row.families:
-        out.append(("(invariant) DescribeTransactions", _transactions))
-    if "features" in row.families:
-        out.append(("(invariant) ApiVersions finalized features", _features))
-    return out
+    return [(line, look) for family, line, look in LOOKS if family in row.families]
 
 
 def _acls(run) -> dict:
@@ -118,3 +105,10 @@ def _features(run) -> dict:
     if m.features and seen == m.features and run.ops and run.ops[-1]["api"] in GROUP_STEPS:
         m.hit(rules.FEATURES_STAY)
     return {}
+
+
+#: Each family's invariant, in the order they are looked at: (family, script line, look).
+LOOKS = (("acls", "(invariant) DescribeAcls", _acls), ("quotas", "(invariant) DescribeClientQuotas", _quotas),
+         ("scram", "(invariant) DescribeUserScramCredentials", _scram), ("groups", "(invariant) OffsetFetch", _offsets),
+         ("transactions", "(invariant) DescribeTransactions", _transactions),
+         ("features", "(invariant) ApiVersions finalized features", _features))
