@@ -83,6 +83,14 @@ H4_SOURCE = (KIPS + K + "metadata/src/main/java/org/apache/kafka/controller/Dele
              + K + "core/src/main/scala/kafka/server/DelegationTokenManager.scala renewToken, expireToken "
              "(ZooKeeper mode)")
 
+#: How long H4 polls the first renewal or expiry of a new token while the controller's token
+#: cache has not applied it (DelegationTokenPublisher). VISIBLE_S was not enough once: in the
+#: CI run of 2026-12-02 (three test workers, each with its JVMs) the first judged cell of H4
+#: on a fresh kafka:4.4.0,preset=acl failed that poll after 10 s; run alone it passes within
+#: the first answers. Only an answer other than the expected one is polled, so a conforming
+#: broker costs nothing more.
+TOKEN_KNOWN_S = 3 * VISIBLE_S
+
 TOKEN_APIS = (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken, ApiKey.ExpireDelegationToken,
               ApiKey.DescribeDelegationToken)
 USER = "User"
@@ -278,8 +286,8 @@ def test_h4_only_the_owner_or_a_renewer_renews_or_expires_a_token_and_an_expired
 
         renew(admin) if api_key == ApiKey.RenewDelegationToken else expire(admin, ask["period"])
         # the controller knows the token once its metadata publisher has applied the create:
-        # until then it answers DELEGATION_TOKEN_NOT_FOUND (polled)
-        check.expect_field(["error_code"], [Errors.DELEGATION_TOKEN_OWNER_MISMATCH], retry_s=VISIBLE_S,
+        # until then it answers DELEGATION_TOKEN_NOT_FOUND (polled, for TOKEN_KNOWN_S)
+        check.expect_field(["error_code"], [Errors.DELEGATION_TOKEN_OWNER_MISMATCH], retry_s=TOKEN_KNOWN_S,
                            says=f"{name} as {SUPER_NAME} (neither owner nor renewer): DELEGATION_TOKEN_OWNER_MISMATCH "
                                 "(DelegationTokenControlManager.allowedToRenew: no super-user exception)")
         renew(restricted)
