@@ -66,6 +66,9 @@ class Model(ConfigsModel):
         #: names deleted on a broker that deletes in the background (ZooKeeper mode) and not
         #: created again since: they may still answer as a topic being deleted
         self.deleting: set[str] = set()
+        #: names the example deleted and has not created again: Metadata must not list them
+        #: (stated in every look, so a reproducer waits for the deletion as the run did)
+        self.deleted: set[str] = set()
 
     def name(self, slot: str) -> str:
         return f"{self.sub}-{slot}"
@@ -186,6 +189,7 @@ class Model(ConfigsModel):
                 t.topic_id = entry["topic_id"]
             self.topics[name] = t
             self.deleting.discard(name)
+            self.deleted.discard(name)
 
         return _e(key, codes, why, effect, verify)
 
@@ -246,6 +250,7 @@ class Model(ConfigsModel):
     def _remover(self, name):
         def effect(entry):
             self.topics.pop(name, None)
+            self.deleted.add(name)
             if DELETING_TOPIC_ANSWERS.now():
                 self.deleting.add(name)
         return effect

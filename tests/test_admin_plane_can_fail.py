@@ -98,10 +98,6 @@ def test_the_failing_rows_repro_fails_again_under_the_mutant(run, name):
     assert_quickest_finding_replays(name, spec_of(name), cells, results)
 
 
-@pytest.mark.xfail(strict=False, reason="timing, seen in the CI rehearsal of 2026-12-02 under load (passes when "
-                   "quiet): one S2 reproducer replayed a step that the model predicts UNKNOWN_TOPIC_OR_PARTITION "
-                   "before the fresh broker's deletion was visible; to fix: the replay must wait as the run's "
-                   "Metadata invariant did")
 def test_each_failing_rows_repro_passes_against_the_broker_without_the_fault(run, tmp_path):
     """The reproducers are about the fault: against the transparent proxy each exits 0."""
     folders = {}
