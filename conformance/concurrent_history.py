@@ -1,4 +1,4 @@
-"""S3's histories: 2-4 clients, each on its own connection, run random writes, deletes and
+"""S3's histories: 2-6 clients, each on its own connection, run random writes, deletes and
 reads of a few independent registers against one broker at the same time, and every
 operation is recorded with its call and return times and its answer
 (``fixtures/history``); the history is then checked for linearizability against one
@@ -11,6 +11,9 @@ The registers are admin state Kafka promises to change atomically per request:
   ``config_source`` TOPIC_CONFIG), KIP-339;
 * a client quota of one user (``("quota", USER, KEY)``): AlterClientQuotas set / remove of
   one key, DescribeClientQuotas (strict, exact) of the entity, KIP-546.
+
+A read asks every key of its entity (one request, one observation per key), and once every
+client finished one closing read of each entity shows what the history left.
 
 Kafka's controller applies each request in one write event against the current state
 (``ConfigurationControlManager.incrementalAlterConfigs``,
@@ -76,37 +79,50 @@ class History:
         lo, hi = self.versions[api]
         v = lo + op["v"] % (hi - lo + 1)
         value = self.value(key) if kind == "write" else None
-        body = self._body(api, v, family, kind, key, value)
+        # a read asks every key of its entity: one observation per key, each a read of its register
+        keys = (CONFIG_KEYS if family == "config" else QUOTA_KEYS) if kind == "read" else (key,)
+        body = self._body(api, v, family, kind, keys, value)
         time.sleep(op.get("pause", 0.0))       # a client's think time: reads spread past the lag
         call = time.monotonic()
         ex = client.send(api, v, body)
         ret = time.monotonic()
         at = self.check.last_step
-        output, indeterminate = self._outcome(api, ex, family, key, kind)
+        outputs, indeterminate = self._outcome(api, ex, keys, kind)
         inp = {"op": kind, **({"value": value} if kind == "write" else {})}
         if kind != "read" and not indeterminate:
             ret += LAG_S
+        entity = self.topic if family == "config" else self.user
         with self._lock:
             if ex.ok:               # an answer to judge (one the client could not read is indeterminate)
-                self.steps.append((at, api, f"client {client_id}: {kind} {family} {key}"))
-            self.ops.append(Operation(client_id, (family, self.topic if family == "config" else self.user, key), inp,
-                                      output, call, ret, indeterminate,
-                                      meta={"api": api.name, "v": v, "step": at}))
+                self.steps.append((at, api, f"client {client_id}: {kind} {family} {', '.join(keys)}"))
+            for k in keys:
+                self.ops.append(Operation(client_id, (family, entity, k), inp, outputs.get(k), call, ret,
+                                          indeterminate, meta={"api": api.name, "v": v, "step": at}))
 
-    def _body(self, api, v, family, kind, key, value) -> dict:
+    def closing_reads(self, client_id: int, client) -> None:
+        """Once every client finished and ``LAG_S`` passed, one read of each entity by a client
+        of its own (``client_id``): what the history left, so a lost update no later read of a
+        client happened to see is seen here."""
+        time.sleep(LAG_S)
+        families = {op.key[0] for op in self.ops}
+        for key in (CONFIG_KEYS[0],) + ((QUOTA_KEYS[0],) if "quota" in families else ()):
+            self.run(client_id, client, {"kind": "read", "key": key, "v": 0, "pause": 0.0})
+
+    def _body(self, api, v, family, kind, keys, value) -> dict:
         if api == ApiKey.IncrementalAlterConfigs:
             op = AlterConfigOp.SET if kind == "write" else AlterConfigOp.DELETE
-            return build.incremental_alter_configs(v, [(self.topic, [(key, op, value)])])
+            return build.incremental_alter_configs(v, [(self.topic, [(keys[0], op, value)])])
         if api == ApiKey.AlterClientQuotas:
-            return build.alter_client_quotas(v, [((("user", self.user),), [(key, value)])])
+            return build.alter_client_quotas(v, [((("user", self.user),), [(keys[0], value)])])
         if api == ApiKey.DescribeConfigs:
-            return build.describe_configs(v, [(self.topic, [key])])
+            return build.describe_configs(v, [(self.topic, list(keys))])
         return build.describe_client_quotas(v, [("user", MATCH_EXACT, self.user)], True)
 
-    def _outcome(self, api, ex, family, key, kind):
-        """(output, indeterminate): a read's value (None: unset), a write's refusal."""
+    def _outcome(self, api, ex, keys, kind) -> tuple[dict, bool]:
+        """({key: output}, indeterminate): a read's value of each key (None: unset), a write's
+        refusal (``{"error": code}``), nothing for a write that took."""
         if not ex.ok or ex.response is None:
-            return None, True
+            return {}, True
         r = ex.response
         if api == ApiKey.IncrementalAlterConfigs:
             code = next((e.get("error_code") for e in r.get("responses") or []), None)
@@ -116,26 +132,39 @@ class History:
             code = r.get("error_code") if api == ApiKey.DescribeClientQuotas else next(
                 (e.get("error_code") for e in r.get("results") or []), None)
         if code in INDETERMINATE_CODES:
-            return None, True
+            return {}, True
         if code != Errors.NONE:
-            return {"error": code}, False
+            return {k: {"error": code} for k in keys}, False
         if kind != "read":
-            return None, False
+            return {}, False
+        out: dict = {}
         if api == ApiKey.DescribeConfigs:
             for res in r.get("results") or []:
                 for c in res.get("configs") or []:
-                    if c.get("name") == key:
-                        return (c.get("value") if c.get("config_source") == TOPIC_OVERRIDE else None), False
-            return None, False
+                    if c.get("name") in keys and c.get("config_source") == TOPIC_OVERRIDE:
+                        out[c["name"]] = c.get("value")
+            return out, False
         for e in r.get("entries") or []:
             for val in e.get("values") or []:
-                if val.get("key") == key:
-                    return val.get("value"), False
-        return None, False
+                if val.get("key") in keys:
+                    out[val["key"]] = val.get("value")
+        return out, False
+
+
+def overlapping_writes(ops: list[Operation], minimal: list[Operation]) -> list[Operation]:
+    """The writes and deletes of the failing key's entity (its topic, its user) on *other*
+    keys whose time overlapped the failing sub-history (from its first call to its last),
+    by call time: what a broker that rewrites the whole entity per request races against."""
+    family, entity, key = minimal[0].key
+    start, end = min(op.call for op in minimal), max(op.call for op in minimal)
+    return sorted((op for op in ops if op.key[:2] == (family, entity) and op.key[2] != key
+                   and op.input.get("op") != "read" and op.call <= end and (op.ret is None or op.ret >= start)),
+                  key=lambda op: op.call)
 
 
 def run_clients(history: History, clients: list, plans: list[list[dict]], timeout_s: float = 120) -> None:
-    """Each client runs its plan on a thread of its own, all at once."""
+    """Each client runs its plan on a thread of its own, all at once; then the closing reads
+    (:meth:`History.closing_reads`, on the first client's connection as a client of its own)."""
     failures: list[BaseException] = []
     start = threading.Barrier(len(plans))
 
@@ -154,6 +183,7 @@ def run_clients(history: History, clients: list, plans: list[list[dict]], timeou
         t.join(timeout=timeout_s)
     if failures:
         raise failures[0]
+    history.closing_reads(len(plans), clients[0])
 
 
-__all__ = ["CONFIG_KEYS", "History", "LAG_S", "MODEL", "QUOTA_KEYS", "run_clients"]
+__all__ = ["CONFIG_KEYS", "History", "LAG_S", "MODEL", "QUOTA_KEYS", "overlapping_writes", "run_clients"]

@@ -1,7 +1,7 @@
 """S3: concurrent admin histories on one broker are linearizable (issue 58's first part: no
 fault injected yet).
 
-2-4 clients, each on its own connection, at a version drawn per operation, write, delete and
+2-6 clients, each on its own connection, at a version drawn per operation, write, delete and
 read two config keys of one topic and two client quotas of one user at the same time
 (``conformance/concurrent_history.py``); the recorded history is checked for
 linearizability against one register per key (``fixtures/history``: Wing & Gong / Lowe as
@@ -29,7 +29,8 @@ from protocol import requests as build
 from protocol.codec import APIS
 from protocol.kafka_sources import KAFKA
 
-from .concurrent_history import CONFIG_KEYS, LAG_S, MODEL, QUOTA_KEYS, History, run_clients
+from .concurrent_history import (CONFIG_KEYS, LAG_S, MODEL, QUOTA_KEYS, History, overlapping_writes,
+                                 run_clients)
 
 SOURCE = ("issue 58 (linearizable admin histories); KIP-339, KIP-546; " + KAFKA
           + "metadata/src/main/java/org/apache/kafka/controller/ConfigurationControlManager.java "
@@ -48,17 +49,24 @@ LEAST_EXAMPLES = 24
 def plans(keys: tuple[str, ...]):
     """Each client's operations: writes most (three in six), reads (two), deletes (one); the
     config keys twice as often as the quota keys (ZooKeeper mode's read-modify-write of a
-    topic's whole config is where lost updates live); a think time before each, mostly none."""
+    topic's whole config is where lost updates live). Only a read waits before it is sent (a
+    think time, mostly none, else past ``LAG_S``): writes come back to back, so the clients'
+    writes overlap, and a read after a pause sees what the writes left."""
     weighted = tuple(k for k in keys for _ in range(2 if k in CONFIG_KEYS else 1))
-    op = st.fixed_dictionaries({"kind": st.sampled_from(("write", "write", "write", "read", "read", "delete")),
-                                "key": st.sampled_from(weighted), "v": st.integers(0, 7),
-                                "pause": st.sampled_from((0.0, 0.0, 0.0, 0.0, 0.05, 0.2))})
-    return st.lists(st.lists(op, min_size=3, max_size=10), min_size=2, max_size=6)
+
+    def op(kind: str):
+        pause = st.sampled_from((0.0, 0.0, 0.05, 0.2)) if kind == "read" else st.just(0.0)
+        return st.fixed_dictionaries({"kind": st.just(kind), "key": st.sampled_from(weighted),
+                                      "v": st.integers(0, 7), "pause": pause})
+
+    ops = st.sampled_from(("write", "write", "write", "read", "read", "delete")).flatmap(op)
+    return st.lists(st.lists(ops, min_size=3, max_size=10), min_size=2, max_size=6)
 
 
 @pytest.mark.prop("S3", source=SOURCE)
+@pytest.mark.known_deviation("s3-zookeeper-mode-history-loses-acknowledged-entity-writes")
 def test_s3_concurrent_admin_histories_are_linearizable(check):
-    """2-4 clients at once write, delete and read two config keys of a fresh topic and two
+    """2-6 clients at once write, delete and read two config keys of a fresh topic and two
     client quotas of a fresh user, each operation at a drawn advertised version: every
     answer is NONE or an error that leaves the register as it was, and the history of each
     key is linearizable (a write visible once the broker's metadata image follows, within
@@ -112,11 +120,14 @@ def test_s3_concurrent_admin_histories_are_linearizable(check):
                           "checker_s": round(check.coverage.get("checker_s", 0) + result.elapsed_s, 3)}
         if result.verdict == ILLEGAL:
             picture = visual.render_result(MODEL, result)
+            beside = overlapping_writes(history.ops, result.minimal)
             check.expect_observed("the history of " + repr(result.failing_key) + " is linearizable",
-                                  _shown(result), [[]], step=last,
+                                  _shown(result), [[]], step=_judged_at(result.minimal, last),
                                   says=f"{result.failing_key!r}: no lost update, stale read or value from nowhere "
-                                       f"(smallest failing sub-history: {len(result.minimal)} operations, a write's "
-                                       f"return counted {LAG_S:g} s late; its picture: {len(picture)} bytes of HTML)")
+                                       f"(smallest failing sub-history: {len(result.minimal)} operations, "
+                                       f"{_kind(result)}, a write's "
+                                       f"return counted {LAG_S:g} s late; its picture: {len(picture)} bytes of HTML; "
+                                       f"{_told(beside, result.minimal)})")
         elif result.verdict != OK:
             raise SetupFailed(f"the checker's bound ({CHECK_S:g} s) ran out on {result.unknown_keys}: no verdict "
                               f"on {len(history.ops)} operations")
@@ -133,3 +144,29 @@ def _shown(result) -> list[str]:
     return [f"client {op.client}: {op.input} -> {'?' if op.indeterminate else op.output} "
             f"[{op.call - t0:.3f}s, {'?' if op.indeterminate else f'{op.ret - t0:.3f}s'}]"
             for op in result.minimal]
+
+
+def _judged_at(minimal, last: int | None) -> int | None:
+    """The step the verdict is told beside: the failing sub-history's last answered operation
+    (the read that broke it), so the row names that request; else the history's last step."""
+    answered = [op for op in minimal if not op.indeterminate and (op.meta or {}).get("step") is not None]
+    return max(answered, key=lambda op: op.call).meta["step"] if answered else last
+
+
+def _kind(result) -> str:
+    """What the failing sub-history shows (``Result.real_time``)."""
+    return ("a lost update or stale read: some order explains every answer, not one that keeps real time"
+            if result.real_time else "a value from nowhere: no order of the operations explains the answers")
+
+
+def _told(beside, minimal) -> str:
+    """The writes of the same entity's other keys that overlapped the failing sub-history, in
+    its clock: a broker that rewrites the entity whole (ZooKeeper mode's read-modify-write)
+    loses a key to them; none beside a lost write is a lost update of another cause."""
+    if not beside:
+        return "no write of another key of the same entity overlapped it"
+    t0 = min(op.call for op in minimal)
+    return (f"{len(beside)} write(s) of other keys of the same entity overlapped it: "
+            + ", ".join(f"client {op.client} {op.input['op']} {op.key[2]} "
+                        f"[{op.call - t0:.3f}s, {'?' if op.ret is None else f'{op.ret - t0:.3f}s'}]"
+                        for op in beside))
