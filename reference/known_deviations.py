@@ -267,6 +267,13 @@ class Entry:
         return ("got timeout" in self.doc.get("message_regex", "")
                 or "answer_after_s" in (self.doc.get("deviating_answer") or {}))
 
+    @property
+    def of_a_history(self) -> bool:
+        """The entry is about a whole history (``history``: S3's row is one per history and
+        names no API): the row's API and version are None, and the request looked at is the
+        last of the shape's API in the counterexample, at one of ``api_versions``."""
+        return bool(self.doc.get("history"))
+
     def applies(self, impl: str | None, version: str | None, mode: str | None = None) -> bool:
         return (impl == self.broker_impl and release_line(version) in self.releases
                 and (self.modes is None or (mode or "kraft") in self.modes))
@@ -287,12 +294,14 @@ class Entry:
         same rule with the broker too (``tests/test_known_neighbours.py`` holds them equal)."""
         message_rx, request_rx, input_rx = self._regexes
         name = (check or "") if "[" in self.test else (check or "").split("[", 1)[0]
-        if not (prop == self.property and name == self.test and api_key == int(self.shape.api_key)
-                and api_version in self.api_versions and message_rx.fullmatch(message or "")):
+        key = int(self.shape.api_key)
+        row_api = (api_key is None and api_version is None) if self.of_a_history else (
+            api_key == key and api_version in self.api_versions)
+        if not (prop == self.property and name == self.test and row_api and message_rx.fullmatch(message or "")):
             return False
         ce = counterexample if isinstance(counterexample, dict) else {}
         step = next((st for st in reversed(ce.get("steps") or [])
-                     if isinstance(st, dict) and st.get("api_key") == api_key), None)
+                     if isinstance(st, dict) and st.get("api_key") == key), None)
         if step is None or step.get("api_version") not in self.api_versions:
             return False
         if not request_rx.search(json.dumps(step.get("request"), sort_keys=True, default=str)):

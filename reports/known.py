@@ -16,7 +16,8 @@ matches its whole shape: ``broker_impl``; the row's release line (``X.Y`` of
 modes: ``zk`` for ``mode=zk`` in the broker spec, else ``kraft``); ``property``; ``test``, the entry's
 dedicated check (the row's ``check``, else ``counterexample.test``, names it; an entry
 whose ``test`` carries parameters, ``test_x[kind=...]``, names the row's ``check``); ``api_key``
-and the row's version in ``api_versions``; ``message_regex`` matching the **whole**
+and the row's version in ``api_versions`` (an entry of a whole ``history``, S3's, names the API
+of its racing requests: the row names none); ``message_regex`` matching the **whole**
 message (anchored: a row whose message holds a second finding is not matched); and
 ``request_regex`` the last request of that API in the counterexample, written as JSON with
 sorted keys (so an entry names the request shape, e.g. a resource named twice, not just a
@@ -88,8 +89,9 @@ class Known:
     def shaped(self, row: dict, message: str) -> bool:
         """The row has the entry's shape, whatever its broker: property, dedicated check, API
         and version, ``message`` whole, the last request of the API, the counterexample's input."""
-        if not (row.get("property") == self.property and self.names_check_of(row)
-                and row.get("api_key") == self.api_key and row.get("api_version") in self.api_versions
+        row_api = ((row.get("api_key"), row.get("api_version")) == (None, None) if self.doc.get("history") else
+                   row.get("api_key") == self.api_key and row.get("api_version") in self.api_versions)
+        if not (row.get("property") == self.property and self.names_check_of(row) and row_api
                 and self.message_regex.fullmatch(message)):
             return False
         step = last_request(row, self.api_key)
