@@ -59,6 +59,13 @@ def test_second(check, api_key, version):
         pytest.exit("stopped by the test")
     if how == "sigint":
         raise KeyboardInterrupt
+    if how == "sigterm-swallowed":      # a CI job cancelled while hypothesis draws, which swallows it
+        import signal
+        try:
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(5)
+        except BaseException:
+            pass
     if how == "crash":
         os._exit(3)
     if how == "bug":
@@ -110,6 +117,14 @@ def test_ctrl_c_leaves_an_incomplete_run(tmp_path):
     _, _, rows, m = run(tmp_path, stop="sigint")
     assert m["complete"] is False and "interrupted (Ctrl-C or pytest.exit) after 1 of 3 checks" in m["incomplete_reason"]
     assert m["ended_at"] is not None and len(rows) == 1
+
+
+def test_a_sigterm_something_swallowed_still_stops_the_run_as_incomplete(tmp_path):
+    """The SIGTERM handler stops the brokers; had the run gone on, every later check would be
+    an error row blaming a broker that died. The interrupted check leaves no row."""
+    _, _, rows, m = run(tmp_path, stop="sigterm-swallowed")
+    assert m["complete"] is False and "interrupted" in m["incomplete_reason"], m["incomplete_reason"]
+    assert [r["property"] for r in rows] == ["Z1"], [(r["property"], r["outcome"], r["message"]) for r in rows]
 
 
 def test_stopping_at_the_first_failure_leaves_an_incomplete_run(tmp_path):
