@@ -1,9 +1,11 @@
 """A Markdown summary of runs, small enough for a CI system's job summary.
 
     python -m reports.summary [RUN_FOLDER ...] [--results-dir DIR] [--runs-from FILE]
-                              --out OUT [--repro DIR] [--known FILE]
+                              --out OUT [--repro DIR] [--known FILE] [--baseline BASELINE]
 
-Writes OUT/SUMMARY.md: per run its broker and row counts; per API the rows that passed,
+Writes OUT/SUMMARY.md: first the verdict per broker (reports/verdict.py: a Kafka release's
+companions and shards are one broker; with ``--baseline``, what fails the gate against it
+and what was fixed), each count linked to its list; per run its broker and row counts; per API the rows that passed,
 failed, erred, were unsupported or skipped; the **new findings** (``fail`` rows that are
 not a reviewed known deviation of Kafka, reports/known.py), each linked to its reproducer
 (``--repro``, default OUT/repro, laid out as ``python -m fixtures.repro --runs-from`` writes
@@ -17,12 +19,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 
 from . import known as known_list
 from . import row_schema
-from .cells import add_run_arguments, run_files, valid_rows
+from .cells import add_run_arguments, load, run_files, valid_rows
 from .cli import ReportError, run
+from .gate import read_baseline
+from .verdict import Verdicts
 
 #: new findings listed one a line; the rest are counted (a job summary has a size limit)
 MAX_FINDINGS = 40
@@ -34,6 +39,8 @@ def parser() -> argparse.ArgumentParser:
     add_run_arguments(p)
     p.add_argument("--out", required=True, metavar="OUT", help="folder that receives SUMMARY.md")
     p.add_argument("--repro", metavar="DIR", help="the reproducers' folder (default OUT/repro)")
+    p.add_argument("--baseline", metavar="BASELINE",
+                   help="a run folder, folder of runs or baseline file (tox -e gate's): the verdict says what fails the gate")
     p.add_argument("--known", default=known_list.DEFAULT, metavar="FILE",
                    help="the known-deviations list (default: the suite's; 'none' for no list)")
     return p
@@ -51,32 +58,37 @@ def _link(out: str, path: str, text: str) -> str:
     return f"[{text}]({rel})"
 
 
-def summarise(files: list[str], out: str, repro: str, known: list) -> str:
-    """The Markdown text for the runs' result files."""
+def summarise(files: list[str], out: str, repro: str, known: list, baseline: tuple | None = None) -> str:
+    """The Markdown text for the runs' result files; ``baseline`` (gate.read_baseline's
+    answer) adds the gate's verdict per broker."""
     malformed: list = []
+    verdicts = Verdicts(known)
     runs, apis, new, alike, seen = [], {}, [], [], {}
     for f in files:
         counts = {o: 0 for o in row_schema.OUTCOMES}
         first = None
+        verdicts.start(f)
         for row in valid_rows(f, malformed):
             first = first or row
             counts[row["outcome"]] += 1
             api = row.get("api_name") or "(no single API)"
             apis.setdefault(api, {o: 0 for o in row_schema.OUTCOMES})[row["outcome"]] += 1
-            if row["outcome"] != "fail":
-                continue
-            k = known_list.classify(row, known)
-            if k is not None:
-                seen[k.id] = seen.get(k.id, 0) + 1
-            elif (like := known_list.answers_as(row, known)) is not None:
-                alike.append((f, row, like))
-            else:
+            kind, entry = verdicts.add(row)
+            if kind == "known":
+                seen[entry.id] = seen.get(entry.id, 0) + 1
+            elif kind == "alike":
+                alike.append((f, row, entry))
+            elif kind == "new":
                 new.append((f, row))
         if first is not None:
-            runs.append((f, first, counts))
+            runs.append((f, first, counts, verdicts.column(first["broker"])))
     if not runs:
         raise ReportError("the runs hold no valid row; nothing to summarise")
-    total = {o: sum(c[o] for _, _, c in runs) for o in row_schema.OUTCOMES}
+    if baseline is not None:
+        verdicts.against(baseline[0], load(files).cells)
+    total = {o: sum(c[o] for _, _, c, _ in runs) for o in row_schema.OUTCOMES}
+    heads = {"new": f"New findings ({len(new)})", "alike": f"Answering as Apache Kafka does ({len(alike)})",
+             "known": "Known deviations seen", "runs": "Runs"}
     lines = ["# Kafka admin conformance: summary", ""]
     verdict = (f"**{len(new) + len(alike)} new finding(s)**" if new or alike else "**no new finding**")
     if alike:
@@ -86,16 +98,20 @@ def summarise(files: list[str], out: str, repro: str, known: list) -> str:
     page = os.path.join(out, "index.html")
     if os.path.exists(page):
         lines.append(f"The whole matrix: {_link(out, page, 'the dashboard')}.")
-    lines += ["", "| run | broker | version | " + " | ".join(row_schema.OUTCOMES) + " |",
-              "|---|---|---|" + "---:|" * len(row_schema.OUTCOMES)]
-    for f, first, counts in runs:
-        lines.append(f"| {first['run_id']} | {_cell(first.get('broker'))} | {_cell(first.get('broker_version'))} | "
+    lines += ["", *_verdict_table(verdicts.brokers(), heads, baseline)]
+    lines += ["", f"## {heads['runs']}", "", "A run folder per worker: a Kafka release's companions and shards "
+              "are runs of the broker they answer for.", "",
+              "| run | broker | asked as | version | " + " | ".join(row_schema.OUTCOMES) + " |",
+              "|---|---|---|---|" + "---:|" * len(row_schema.OUTCOMES)]
+    for f, first, counts, column in runs:
+        lines.append(f"| {first['run_id']} | {_cell(column)} | {_cell(first.get('broker'))} | "
+                     f"{_cell(first.get('broker_version'))} | "
                      + " | ".join(str(counts[o]) for o in row_schema.OUTCOMES) + " |")
     lines += ["", "## Per API", "", "| API | " + " | ".join(row_schema.OUTCOMES) + " |",
               "|---|" + "---:|" * len(row_schema.OUTCOMES)]
     for api in sorted(apis):
         lines.append(f"| {api} | " + " | ".join(str(apis[api][o]) for o in row_schema.OUTCOMES) + " |")
-    lines += ["", f"## New findings ({len(new)})", ""]
+    lines += ["", f"## {heads['new']}", ""]
     if new:
         lines += ["`fail` rows that are not a reviewed known deviation of Kafka "
                   "(reference/kafka_known_deviations.json).", "",
@@ -107,7 +123,7 @@ def summarise(files: list[str], out: str, repro: str, known: list) -> str:
         lines.append("None: every `fail` row is a reviewed known deviation, or there is none."
                      if not alike else "None of the broker alone: every other `fail` row is listed below.")
     if alike:
-        lines += ["", f"## Answering as Apache Kafka does ({len(alike)})", "",
+        lines += ["", f"## {heads['alike']}", "",
                   "`fail` rows of a broker the known-deviations list does not apply to that answer exactly as a "
                   "known deviation of Apache Kafka does: findings of that broker all the same, shown apart from "
                   "its own.", "",
@@ -117,11 +133,46 @@ def summarise(files: list[str], out: str, repro: str, known: list) -> str:
         if len(alike) > MAX_FINDINGS:
             lines.append(f"\n... and {len(alike) - MAX_FINDINGS} more (the dashboard lists every one).")
     if seen:
-        lines += ["", "## Known deviations seen", ""]
+        lines += ["", f"## {heads['known']}", ""]
         lines += [f"- {kid}: {n} row(s)" for kid, n in sorted(seen.items())]
     if malformed:
         lines += ["", f"{len(malformed)} malformed line(s) skipped (first: {malformed[0][0]}:{malformed[0][1]})."]
     return "\n".join(lines) + "\n"
+
+
+def anchor(heading: str) -> str:
+    """The fragment GitHub (and most Markdown renderers) give a heading: lower case,
+    punctuation but hyphens dropped, spaces as hyphens."""
+    return "#" + re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _verdict_table(brokers: list, heads: dict, baseline: tuple | None) -> list[str]:
+    """The verdict per broker, first: the word, then what it rests on, each count linked to
+    its list."""
+    link = lambda n, head: f"[{n}]({anchor(heads[head])})" if n else "0"  # noqa: E731
+    cols = ["broker", "verdict", "new findings", "as Kafka's known deviations", "known deviations",
+            "runs (incomplete)", "rows"]
+    if baseline is not None:
+        cols[2:2] = ["fail the gate", "fixed"]
+    lines = ["## Verdict", ""]
+    if baseline is not None:
+        lines += [f"Against the baseline {_cell(baseline[1])}: a cell fails the gate as `tox -e gate` fails it "
+                  "(regression, new failing row, narrowed, unasked, errored, missing).", ""]
+    lines += ["| " + " | ".join(cols) + " |", "|---|---|" + "---:|" * (len(cols) - 2)]
+    for b in brokers:
+        name = b.name + (f" ({b.version})" if b.version and b.version not in b.name else "")
+        word = {"fail": "**fail**", "incomplete": "**incomplete**", "pass": "pass"}[b.word]
+        rows = ", ".join(f"{n} {o}" for o, n in b.rows.items() if n)
+        incomplete = f"{len(b.runs)} ({len(b.incomplete)})" if b.incomplete else str(len(b.runs))
+        cells = [_cell(name), word, link(b.new, "new"), link(b.alike, "alike"),
+                 link(sum(b.known.values()), "known"), incomplete, rows]
+        if baseline is not None:
+            cells[2:2] = [str(b.gate_failures), str(b.fixed)]
+        lines.append("| " + " | ".join(cells) + " |")
+    for b in brokers:
+        for run_dir, why in b.incomplete[:3]:
+            lines.append(f"\n{_cell(b.name)}: run {_cell(os.path.basename(run_dir))} is incomplete: {_cell(why)}.")
+    return lines
 
 
 def _finding(out: str, repro: str, f: str, row: dict, like=None) -> str:
@@ -140,7 +191,8 @@ def main(argv=None) -> int:
     args = parser().parse_args(argv)
     files = run_files(args)
     known = [] if args.known == "none" else known_list.read(args.known)
-    text = summarise(files, args.out, args.repro or os.path.join(args.out, "repro"), known)
+    baseline = read_baseline(args.baseline) if args.baseline else None
+    text = summarise(files, args.out, args.repro or os.path.join(args.out, "repro"), known, baseline)
     path = os.path.join(args.out, "SUMMARY.md")
     try:
         os.makedirs(args.out, exist_ok=True)

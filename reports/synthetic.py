@@ -47,8 +47,10 @@ def row(broker="tansu", property="P1", api_key=19, api_version=0, outcome="pass"
 
 
 def write_run(results_dir, run_id: str, rows: list[dict], start: dt.datetime | None = None,
-              manifest: bool = True, complete: bool = True, extra_lines: dict[int, str] | None = None) -> str:
+              manifest: bool = True, complete: bool = True, extra_lines: dict[int, str] | None = None,
+              companions: dict[str, str] | None = None) -> str:
     """Write RESULTS_DIR/run_id/{results.jsonl,manifest.json}; returns the run folder.
+    ``companions``: spec -> the base the manifest says it is a companion of.
 
     Rows get row_id (their line number), run_id and started_at (start + i seconds) unless
     given. ``extra_lines`` {line_number: raw text} inserts malformed lines at those lines."""
@@ -78,7 +80,9 @@ def write_run(results_dir, run_id: str, rows: list[dict], start: dt.datetime | N
              "complete": complete, "suite_version": "0.1.0", "dependencies": {}, "hypothesis_profile": "ci",
              "seed": 1, "argv": ["pytest", "conformance"],
              "brokers": [{"spec": b, "impl": BUILDS.get(b, (b, None))[0], "version": BUILDS.get(b, (b, None))[1],
-                          "api_versions": {}, "error": None} for b in brokers], "rows": len(out)}
+                          "api_versions": {}, "error": None,
+                          **({"companion_of": companions[b], "for": b.rpartition(",")[2]}
+                             if b in (companions or {}) else {})} for b in brokers], "rows": len(out)}
         with open(os.path.join(folder, "manifest.json"), "w", encoding="utf-8") as fh:
             json.dump(m, fh, indent=2)
     return folder

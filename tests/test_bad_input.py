@@ -172,6 +172,7 @@ def _queued(listener: socket.socket) -> bool:
     (["--profile", "nosuch"], "argument --profile: invalid choice: 'nosuch' (choose from 'ci', 'dev', 'release')"),
     (["--replay", "/nonexistent/results.jsonl:1"], "--replay: no results file at /nonexistent/results.jsonl"),
     (["--kafka-release", "2.0"], "--kafka-release 2.0: the suite knows the rules of Kafka"),
+    (["--baseline", "/nonexistent/baseline.json"], "--baseline /nonexistent/baseline.json: no such file or folder; "),
 ])
 def test_a_bad_option_is_one_line(tmp_path, args, expect):
     refused(tmp_path, *args, expect=expect)
