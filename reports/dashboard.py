@@ -17,6 +17,7 @@ from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
 from . import html
+from . import known as known_list
 from .cli import Phases, ReportError, run
 from .paths import is_local
 from .spark import using
@@ -79,9 +80,34 @@ def write_site(data: dict, out: str) -> str:
     return os.path.abspath(path)
 
 
-def dashboard(spark: SparkSession, tables: str, out: str, quiet: bool = False) -> str:
+def label_known(failures: list[dict], entries: list) -> dict:
+    """Mark each failing cell whose row standing for it (its latest failing row) is a reviewed
+    known deviation of Apache Kafka (reports/known.py ``classify``): ``known`` = the entry's
+    id; returns id -> what the page says of the entry (title, evidence, releases)."""
+    shown = {}
+    for f in failures:
+        k = known_list.classify({**f, "outcome": "fail"}, entries)
+        f["known"] = None if k is None else k.id
+        if k is not None:
+            shown[k.id] = {"title": k.doc.get("title"), "evidence": k.doc.get("evidence"),
+                           "releases": ", ".join(k.releases), "modes": ", ".join(k.modes or ())}
+    return shown
+
+
+def entries_of(path: str | None) -> list:
+    """The known-deviations list (None: the suite's, when it is there; 'none': no list)."""
+    if path == "none":
+        return []
+    if path is None:
+        return known_list.read(known_list.DEFAULT) if os.path.exists(known_list.DEFAULT) else []
+    return known_list.read(path)
+
+
+def dashboard(spark: SparkSession, tables: str, out: str, quiet: bool = False, known: str | None = None) -> str:
     ph = Phases("dashboard", quiet)
+    entries = entries_of(known)
     data = read_tables(spark, tables)
+    data["known"] = label_known(data["failures"], entries)
     data["generated"] = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
     ph.done(f"read {len(data['matrix']):,} cells, {len(data['failures']):,} failing")
     path = write_site(data, out)
@@ -94,6 +120,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--tables", required=True, metavar="TABLES_DIR", help="what reports.aggregate wrote (--out)")
     p.add_argument("--out", required=True, metavar="SITE_DIR", help="local folder for index.html")
     p.add_argument("--master", default=None, help="Spark master (default local[2])")
+    p.add_argument("--known", metavar="FILE", help="the known-deviations list (default: the suite's; 'none' for no list)")
     p.add_argument("--quiet", action="store_true")
     return p
 
@@ -103,7 +130,7 @@ def main(argv=None, spark: SparkSession | None = None) -> int:
     if is_local(args.tables) and not os.path.isdir(args.tables.removeprefix("file:")):
         raise ReportError(f"no such folder: {args.tables}; run python -m reports.aggregate --out TABLES_DIR first")
     with using(spark, args.master) as spark:
-        path = dashboard(spark, args.tables, args.out, args.quiet)
+        path = dashboard(spark, args.tables, args.out, args.quiet, args.known)
     print(f"dashboard: {path}")
     return 0
 

@@ -35,7 +35,11 @@ button.cell.o-fail{cursor:pointer;text-decoration:underline}
 .none{background:repeating-linear-gradient(45deg,#fff,#fff 3px,#f3f3f3 3px,#f3f3f3 6px)}
 .legend span{display:inline-block;padding:2px 8px;margin-right:6px;border:1px solid #ccc}
 .score{font-variant-numeric:tabular-nums}.bar{height:6px;background:#ef9a9a;min-width:80px}
-.bar i{display:block;height:6px;background:#43a047}
+.bar i{display:block;height:6px;background:#43a047}.bar.na{background:#eceff1}td.na{color:#777}
+button.cell.known{background:repeating-linear-gradient(45deg,#ef9a9a,#ef9a9a 4px,#f8d7d7 4px,#f8d7d7 8px)}
+#verdict{margin-top:16px}#verdict td.word{font-weight:bold;text-transform:uppercase}
+#verdict td.w-fail{background:#ef9a9a}#verdict td.w-pass{background:#a5d6a7}#verdict td.w-incomplete{background:#ffcc80}
+p.known{background:#eceff1;padding:4px}
 details.failure{background:#fff;border:1px solid #e57373;margin:6px 0;padding:4px 8px}
 details.failure[open]{box-shadow:0 0 0 2px #e57373}summary{cursor:pointer}
 pre{background:#263238;color:#eceff1;padding:8px;overflow:auto;max-height:400px}
@@ -137,7 +141,9 @@ def _attrs(r: dict) -> str:
             f'data-property="{_e(r["property"])}"')
 
 
-def heatmap(broker: str, rows: list[dict]) -> str:
+def heatmap(broker: str, rows: list[dict], known_cells: dict | None = None) -> str:
+    """``known_cells``: cell id -> the known deviation of Kafka its failing row is."""
+    known_cells = known_cells or {}
     props = sorted({r["property"] for r in rows}, key=prop_key)
     grid = defaultdict(dict)
     for r in rows:
@@ -159,7 +165,10 @@ def heatmap(broker: str, rows: list[dict]) -> str:
             common = (f'id="cell-{cid}" class="cell o-{o}" {_attrs(r)} data-outcome="{o}" '
                       f'data-last-change="{_e(r.get("last_change_run_id"))}" title="{_e(_tip(r))}"')
             if o == "fail":
-                out.append(f'<td><button type="button" {common} data-detail="fail-{cid}" '
+                k = known_cells.get(cid)
+                if k:
+                    common = common.replace(f'class="cell o-{o}"', f'class="cell o-{o} known"', 1)
+                out.append(f'<td><button type="button" {common} data-detail="fail-{cid}" data-known="{_e(k)}" '
                            f'aria-controls="fail-{cid}">{MARK[o]}</button></td>')
             else:
                 out.append(f"<td><span {common}>{MARK.get(o, '?')}</span></td>")
@@ -168,11 +177,19 @@ def heatmap(broker: str, rows: list[dict]) -> str:
     return "".join(out)
 
 
-def failure_details(f: dict) -> str:
+def failure_details(f: dict, known: dict | None = None) -> str:
     cid = cell_id(f["broker"], f.get("api_key"), f.get("api_version"), f["property"])
     v = "" if f.get("api_version") is None else f" v{f['api_version']}"
-    return (f'<details class="failure" id="fail-{cid}" {_attrs(f)} data-outcome="fail">'
-            f'<summary><b>{_e(api_label(f))}{v} {_e(f["property"])}</b> — {_e(f.get("message"))}</summary>'
+    k = f.get("known")
+    label = ""
+    if k:
+        doc = (known or {}).get(k, {})
+        label = (f'<p class="known">Known deviation of Apache Kafka <a href="#known-entry-{slug(k)}"><code>{_e(k)}</code></a>: '
+                 f'{_e(doc.get("title"))} (releases {_e(doc.get("releases"))}'
+                 f'{"; mode " + _e(doc["modes"]) if doc.get("modes") else ""}; evidence: {_e(doc.get("evidence"))}). '
+                 'The row standing for the cell is that reviewed defect of Kafka, not a finding of this build.</p>')
+    return (f'<details class="failure" id="fail-{cid}" {_attrs(f)} data-outcome="fail" data-known="{_e(k)}">'
+            f'<summary><b>{_e(api_label(f))}{v} {_e(f["property"])}</b> — {_e(f.get("message"))}</summary>{label}'
             f'<p>Latest failing run <code>{_e(f.get("run_id"))}</code> (row {_e(f.get("row_id"))}, '
             f'{_e(f.get("started_at"))}); first failed in <code>{_e(f.get("first_fail_run_id"))}</code>; '
             f'{_e(f.get("n_fail"))} fail / {_e(f.get("n_pass"))} pass rows overall. '
@@ -189,6 +206,92 @@ def _apart(failing: list[dict]) -> tuple[list[dict], list[dict]]:
     match the entry again)."""
     own = [f for f in failing if without_note(f.get("message"))[1] is None]
     return own, [f for f in failing if without_note(f.get("message"))[1] is not None]
+
+
+def split_failing(failing: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
+    """A broker's failing cells: its own findings, those answering as a known deviation of
+    Apache Kafka does (a finding all the same), and Kafka's own reviewed known deviations
+    (the cell's row matched by reference/kafka_known_deviations.json, dashboard.py
+    ``label_known``)."""
+    own, alike = _apart([f for f in failing if not f.get("known")])
+    return own, alike, [f for f in failing if f.get("known")]
+
+
+def _runs_of(runs: list[dict], broker: str) -> list[dict]:
+    return [r for r in runs if broker in [b.strip() for b in str(r.get("brokers") or "").split(",")]]
+
+
+def _latest_run(broker: str, d: dict) -> str | None:
+    """The broker's newest run: from the history table (a point per broker run), else the runs table."""
+    points = [(str(h.get("run_start")), str(h["run_id"])) for h in d.get("history") or [] if h["broker"] == broker]
+    points = points or [(str(r.get("run_start")), str(r["run_id"])) for r in _runs_of(d["runs"], broker)]
+    return max(points)[1] if points else None
+
+
+def verdict_word(own: int, alike: int, regressions: int, incomplete: int) -> str:
+    """fail: a failing cell of the broker's own or answering as Kafka's known deviation, or a
+    regression in its latest run; incomplete: short of that, a run that did not go to its end;
+    else pass."""
+    if own or alike or regressions:
+        return "fail"
+    return "incomplete" if incomplete else "pass"
+
+
+def verdict_section(brokers: list[str], d: dict, fails: dict) -> str:
+    """The verdict first (issue 60, item 1): per broker the word and what it rests on, each
+    count a link to its list."""
+    out = ['<section id="verdict"><h2>Verdict</h2><p class="muted">Per broker: <b>fail</b> when a cell fails '
+           "that is no reviewed known deviation of Apache Kafka (by the row that stands for it) or a cell went from "
+           "pass to fail in the broker's latest run against its run before; <b>incomplete</b> when, short of that, "
+           "a run did not go to its end; else <b>pass</b>. The release gate against a baseline is "
+           "<code>tox -e gate</code>; SUMMARY.md counts findings row by row.</p>"
+           '<table id="verdicts"><thead><tr><th>broker</th><th>verdict</th><th>failing cells of its own</th>'
+           "<th>answering as Kafka's known deviations</th><th>known deviations of Kafka</th>"
+           "<th>regressions / fixes in its latest run</th><th>incomplete runs</th><th>score</th></tr></thead><tbody>"]
+    link = lambda n, href: f'<a href="{href}">{n}</a>' if n else "0"  # noqa: E731
+    for b in brokers:
+        own, alike, known = split_failing(fails.get(b, []))
+        latest = _latest_run(b, d)
+        mine = [c for c in d["changes"] if c["broker"] == b and c.get("to_run_id") == latest]
+        regs, fixes = (sum(1 for c in mine if c["kind"] == k) for k in ("regression", "fix"))
+        bad = [r for r in _runs_of(d["runs"], b) if r.get("complete") is not True]
+        word = verdict_word(len(own), len(alike), regs, len(bad))
+        overall = next((s for s in d["scores"] if s["broker"] == b and s["scope"] == "overall"), {})
+        s = slug(b)
+        out.append(f'<tr data-broker="{_e(b)}" data-verdict="{word}" data-own="{len(own)}" data-alike="{len(alike)}" '
+                   f'data-known="{len(known)}" data-regressions="{regs}" data-fixes="{fixes}" data-incomplete="{len(bad)}">'
+                   f'<th><a href="#broker-{s}">{_e(b)}</a></th><td class="word w-{word}">{word}</td>'
+                   f'<td>{link(len(own), f"#own-{s}")}</td><td>{link(len(alike), f"#alike-{s}")}</td>'
+                   f'<td>{link(len(known), f"#known-{s}")}</td>'
+                   f'<td>{link(regs, "#changes-sec")} / {link(fixes, "#changes-sec")}</td>'
+                   f'<td>{link(len(bad), "#runs-sec")}</td><td class="score">{pct(overall.get("score"))}</td></tr>')
+    out.append("</tbody></table></section>")
+    return "".join(out)
+
+
+def known_section(failures: list[dict], known: dict) -> str:
+    """Known deviations as triage data: each entry seen, what it is, its evidence, and the
+    cells its rows stand for."""
+    seen = defaultdict(list)
+    for f in failures:
+        if f.get("known"):
+            seen[f["known"]].append(f)
+    out = ['<section id="known-sec"><h2>Known deviations of Apache Kafka</h2><p class="muted">Failing cells whose '
+           "row is a reviewed defect of Kafka (reference/kafka_known_deviations.json): labelled on their cell, not "
+           "counted as findings of the build.</p>"]
+    if not seen:
+        out.append('<p class="muted">None.</p>')
+    for k in sorted(seen):
+        doc = known.get(k, {})
+        cells = "".join(f'<li><a href="#fail-{cell_id(f["broker"], f.get("api_key"), f.get("api_version"), f["property"])}">'
+                        f'{_e(f["broker"])} {_e(api_label(f))} v{_e(f.get("api_version"))} {_e(f["property"])}</a></li>'
+                        for f in seen[k])
+        out.append(f'<div class="known-entry" id="known-entry-{slug(k)}" data-entry="{_e(k)}"><h3><code>{_e(k)}</code></h3>'
+                   f'<p>{_e(doc.get("title"))}</p><p class="muted">Releases {_e(doc.get("releases"))}'
+                   f'{"; mode " + _e(doc["modes"]) if doc.get("modes") else ""}; evidence: {_e(doc.get("evidence"))}</p>'
+                   f"<ul>{cells}</ul></div>")
+    out.append("</section>")
+    return "".join(out)
 
 
 def _reproducer(f: dict) -> str:
@@ -217,13 +320,14 @@ def scores_table(brokers: list[str], scores: list[dict]) -> str:
                 out.append('<td class="muted">—</td>')
                 continue
             width = 0 if s.get("score") is None else round(100 * s["score"])
-            out.append(f'<td class="score" data-broker="{_e(b)}" data-api="{_e(s.get("api_key"))}" '
+            na = not s.get("applicable")        # nothing applicable: neutral, never a red bar
+            bar = '<div class="bar na"></div>' if na else f'<div class="bar"><i style="width:{width}%"></i></div>'
+            out.append(f'<td class="score{" na" if na else ""}" data-broker="{_e(b)}" data-api="{_e(s.get("api_key"))}" '
                        f'data-score="{_e(s.get("score"))}" title="{s["passing"]} of {s["applicable"]} applicable '
                        f'cells pass ({s.get("n_partial", 0)} of them partial); {s["cells"]} cells '
                        f'({s["n_unsupported"]} unsupported, {s["n_error"]} error, '
                        f'{s["n_skip"]} skip)">{pct(s.get("score"))} <span class="muted">'
-                       f'({s["passing"]}/{s["applicable"]})</span><div class="bar"><i style="width:{width}%">'
-                       f"</i></div></td>")
+                       f'({s["passing"]}/{s["applicable"]})</span>{bar}</td>')
         out.append("</tr>")
     out.append("</tbody></table>")
     return "".join(out)
@@ -370,11 +474,12 @@ def page(d: dict) -> str:
     n_rows, n_bad = sum(r.get("rows") or 0 for r in runs), sum(r.get("malformed") or 0 for r in runs)
     body = [f'<header><h1>Kafka admin protocol conformance</h1><p>{len(runs):,} runs, {n_rows:,} rows'
             f'{f", {n_bad:,} malformed lines" if n_bad else ""}; {len(brokers)} broker(s); '
-            f'generated {_e(d.get("generated"))}</p></header><nav><a href="#scores-sec">Scores</a>'
-            '<a href="#history-sec">History</a><a href="#compare-sec">Comparison</a>']
+            f'generated {_e(d.get("generated"))}</p></header><nav><a href="#verdict">Verdict</a>'
+            '<a href="#scores-sec">Scores</a><a href="#history-sec">History</a><a href="#compare-sec">Comparison</a>']
     body += [f'<a href="#broker-{slug(b)}">{_e(b)}</a>' for b in brokers]
-    body.append('<a href="#changes-sec">Regressions &amp; fixes</a><a href="#flaky-sec">Flaky</a>'
-                '<a href="#runs-sec">Runs</a><a href="#malformed-sec">Malformed</a></nav><main>')
+    body.append('<a href="#known-sec">Known deviations</a><a href="#changes-sec">Regressions &amp; fixes</a>'
+                '<a href="#flaky-sec">Flaky</a><a href="#runs-sec">Runs</a><a href="#malformed-sec">Malformed</a></nav><main>')
+    body.append(verdict_section(brokers, d, fails))
     body.append('<p class="legend">' + "".join(f'<span class="o-{o}">{MARK[o]} {o}</span>' for o in CELL_STATES)
                 + '<span class="none">not run</span></p>'
                 '<p class="muted">A cell (broker, API, version, property) is pass only when every test of it '
@@ -394,18 +499,26 @@ def page(d: dict) -> str:
                     f'<span class="score">{pct(overall.get("score"))}</span></h2>'
                     '<p class="muted">Rows: API and version; columns: property; colour: latest outcome. '
                     'Hover a cell for its counts; click a failing cell for its counterexample.</p>'
-                    + heatmap(b, mine))
-        own, alike = _apart(fails[b])
-        body.append(f"<h3>Failing cells ({len(own)})</h3>"
+                    + heatmap(b, mine, {cell_id(f["broker"], f.get("api_key"), f.get("api_version"), f["property"]):
+                                        f["known"] for f in fails[b] if f.get("known")}))
+        own, alike, kafkas = split_failing(fails[b])
+        s, known = slug(b), d.get("known") or {}
+        body.append(f'<h3 id="own-{s}">Failing cells ({len(own)})</h3>'
                     + ("".join(failure_details(f) for f in own) or '<p class="muted">None.</p>'))
         if alike:
-            body.append(f'<h3 class="as-kafka">Failing cells answering as Apache Kafka does ({len(alike)})</h3>'
+            body.append(f'<h3 class="as-kafka" id="alike-{s}">Failing cells answering as Apache Kafka does ({len(alike)})</h3>'
                         '<p class="muted">The latest failing row of each answers exactly as a reviewed known '
                         'deviation of Apache Kafka does (its message names the entry, '
                         'reference/kafka_known_deviations.json): a finding of this broker all the same, '
                         'shown apart from its own.</p>' + "".join(failure_details(f) for f in alike))
+        if kafkas:
+            body.append(f'<h3 class="known" id="known-{s}">Known deviations of Apache Kafka ({len(kafkas)})</h3>'
+                        '<p class="muted">The latest failing row of each is a reviewed defect of Kafka itself '
+                        '(reference/kafka_known_deviations.json).</p>'
+                        + "".join(failure_details(f, known) for f in kafkas))
         body.append("</section>")
     body.append(_more("failures", len(d["failures"]), totals))
+    body.append(known_section(d["failures"], d.get("known") or {}))
     body.append('<section id="changes-sec"><h2>Regressions &amp; fixes between consecutive runs</h2>'
                 + rows_table("changes", d["changes"], [
                     ("kind", "kind"), ("broker", "broker"), ("API", "api_name"), ("v", "api_version"),

@@ -123,7 +123,8 @@ def read_rows(spark: SparkSession, files: list[str]) -> DataFrame:
     skipped by the reader, as they are by row_schema.check_line."""
     df = (spark.read.schema(row_schema.spark_schema()).option("mode", "PERMISSIVE")
           .option("columnNameOfCorruptRecord", row_schema.CORRUPT).json([_no_glob(f) for f in files]))
-    fields = [F.col(n).alias("started_ts") if n == "started_at" else F.col(n) for n in row_schema.FIELD_NAMES]
+    fields = [F.col(n).alias("started_ts") if n == "started_at" else F.col(n)
+              for n in row_schema.FIELD_NAMES + row_schema.SPARK_EXTRAS]
     return df.select(F.col("_metadata.file_path").alias("file"), F.monotonically_increasing_id().alias("mid"),
                      *fields, _malformed().alias("bad"))
 

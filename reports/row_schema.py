@@ -72,6 +72,9 @@ FIELD_NAMES = tuple(f[0] for f in FIELDS)
 #: three is validated (rows written before ``judged`` lack it); the gate and the
 #: known-deviation checker read ``check`` (reports/cells.py), Spark ignores all three.
 ROW_FIELDS = FIELD_NAMES + ("test", "check", "judged")
+#: Read by Spark beside FIELDS, never validated: the dashboard matches a failing cell's row
+#: against the known deviations of Kafka, which name a check (reports/known.py).
+SPARK_EXTRAS = ("check",)
 REQUIRED = tuple(name for name, _, nullable in FIELDS if not nullable)
 CORRUPT = "_corrupt_record"
 
@@ -98,7 +101,8 @@ def spark_schema():
              "object": T.StringType()}
     fields = [T.StructField(name, T.TimestampType() if name in TIMESTAMPS else kinds[kind], True)
               for name, kind, _ in FIELDS]
-    return T.StructType(fields + [T.StructField(CORRUPT, T.StringType(), True)])
+    extras = [T.StructField(name, T.StringType(), True) for name in SPARK_EXTRAS]
+    return T.StructType(fields + extras + [T.StructField(CORRUPT, T.StringType(), True)])
 
 
 def parse_time(text: str) -> dt.datetime | None:

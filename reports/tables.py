@@ -59,7 +59,7 @@ def line_groups(rows: DataFrame) -> DataFrame:
     run_id (runs)."""
     ok = ~F.col("bad")
     last = F.when(ok, F.struct(_severity(F.col("outcome")).alias("severity"), "started_ts", "row_id", "outcome",
-                                "message", "counterexample", "source"))
+                                "message", "counterexample", "source", "check"))
     # a malformed line is its own group (bad_mid is unique), whatever its cell columns hold
     return rows.groupBy("file", F.when(~ok, F.col("mid")).alias("bad_mid"), *CELL, *BUILD).agg(
         F.count("*").alias("n"), F.max(F.when(ok, F.col("api_name"))).alias("api_name"),
@@ -115,7 +115,7 @@ def matrix(cells: DataFrame) -> DataFrame:
     latest = F.struct("run_start", "run_id", F.col("last.started_ts").alias("started_ts"),
                       F.col("last.row_id").alias("row_id"), F.col("state").alias("outcome"),
                       F.col("last.message").alias("message"), F.col("last.counterexample").alias("counterexample"),
-                      F.col("last.source").alias("source"), "file", *BUILD, F.col("n").alias("tests"),
+                      F.col("last.source").alias("source"), F.col("last.check").alias("check"), "file", *BUILD, F.col("n").alias("tests"),
                       (F.col("n_pass") + F.col("n_fail")).alias("asked"))
     first_fail = F.when(F.col("n_fail") > 0, F.struct("run_start", "run_id"))
     # last change: the latest run whose state differs from the cell's previous run's
@@ -135,6 +135,7 @@ def matrix(cells: DataFrame) -> DataFrame:
         F.col("l.run_start").alias("latest_run_start"), F.col("l.started_ts").alias("latest_started_at"),
         F.col("l.row_id").alias("latest_row_id"), F.col("l.message").alias("latest_message"),
         F.col("l.counterexample").alias("latest_counterexample"), F.col("l.source").alias("latest_source"),
+        F.col("l.check").alias("latest_check"),
         shown(decoded(F.col("l.file"))).alias("latest_results"),
         F.col("l.broker_impl").alias("latest_broker_impl"), F.col("l.broker_version").alias("latest_broker_version"),
         F.col("ff.run_id").alias("first_fail_run_id"), F.col("ff.run_start").alias("first_fail_run_start"),
@@ -169,6 +170,7 @@ def failures(m: DataFrame) -> DataFrame:
         *CELL, "api_name", F.col("latest_run_id").alias("run_id"), F.col("latest_run_start").alias("run_start"),
         F.col("latest_started_at").alias("started_at"), F.col("latest_counterexample").alias("counterexample"),
         F.col("latest_message").alias("message"), F.col("latest_source").alias("source"),
+        F.col("latest_check").alias("check"),
         F.col("latest_results").alias("results"), F.col("latest_row_id").alias("row_id"),
         replay(F.col("broker"), F.col("latest_results"), F.col("latest_row_id")).alias("replay"),
         "first_fail_run_id", "n_pass", "n_fail",

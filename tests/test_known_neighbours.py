@@ -542,9 +542,38 @@ def test_the_dashboard_lists_a_brokers_cells_answering_as_kafka_apart():
     page = html.page({"matrix": matrix, "scores": [],
                       "failures": failures, "changes": [], "flaky": [], "malformed": [], "runs": [], "history": [],
                       "generated": "now"})
-    own, alike = page.split("<h3>Failing cells (1)</h3>")[1].split("Failing cells answering as Apache Kafka does (1)")
+    own, alike = page.split('<h3 id="own-tansu">Failing cells (1)</h3>')[1].split("Failing cells answering as Apache Kafka does (1)")
     assert "P2: got 37" in own and "alter-configs-duplicate-resource-never-answered" not in own
     assert "known deviation alter-configs-duplicate-resource-never-answered" in alike and "P2: got 37" not in alike
+
+
+def test_the_dashboard_labels_kafkas_own_known_deviation_with_its_entry_and_a_new_failure_stands_out():
+    """Issue 60, item 5: a failing cell whose row is a reviewed known deviation of Kafka is
+    labelled with the entry (title, releases, evidence), listed apart and on the known page,
+    and leaves the broker's verdict pass; a failure of the same cell's shape that the entry
+    does not match (another message) is the broker's own."""
+    from reports import dashboard, html
+
+    k = "alter-configs-duplicate-resource-never-answered"
+    r = DOCUMENTED[k][0]
+    cell = {f: r.get(f) for f in ("broker", "api_key", "api_version", "property", "broker_impl", "broker_version",
+                                  "message", "check", "row_id")}
+    known_f = {**cell, "api_name": "AlterConfigs", "run_id": "r1", "counterexample": json.dumps(r["counterexample"])}
+    shown = dashboard.label_known([known_f], KNOWN)
+    assert known_f["known"] == k and shown[k]["title"] == BY_ID[k].doc["title"]
+    d = {"matrix": [{**known_f, "latest_outcome": "fail"}], "scores": [], "failures": [known_f], "changes": [],
+         "flaky": [], "malformed": [], "runs": [], "history": [], "generated": "now", "known": shown}
+    page = html.page(d)
+    verdict = page.split('<section id="verdict">')[1].split("</section>")[0]
+    assert 'data-verdict="pass" data-own="0" data-alike="0" data-known="1"' in verdict
+    assert 'class="cell o-fail known"' in page and f'data-known="{k}"' in page
+    assert BY_ID[k].doc["title"] in page.split('<section id="known-sec">')[1]
+    assert __import__("html").escape(BY_ID[k].doc["evidence"]) in page.split('<p class="known">')[1].split("</p>")[0]
+    other = {**known_f, "message": known_f["message"] + " and more"}
+    dashboard.label_known([other], KNOWN)
+    assert other["known"] is None
+    page = html.page({**d, "failures": [other], "matrix": [{**other, "latest_outcome": "fail"}]})
+    assert 'data-verdict="fail" data-own="1" data-alike="0" data-known="0"' in page
 
 
 @pytest.mark.parametrize("lines,text", [

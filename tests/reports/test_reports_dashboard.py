@@ -218,3 +218,65 @@ def test_kafka_releases_get_their_own_history(browser, tmp_path):
     assert [(p.get_attribute("data-run"), p.get_attribute("data-broker"))
             for p in k41.find_elements(By.CSS_SELECTOR, "a.point")] == [
         ("r1", "kafka:4.1.0"), ("r2", "container:kafka"), ("r3", "kafka:4.1.0")]
+
+
+def _latest_run(report, broker):
+    return _broker_runs(report, broker)[-1]
+
+
+def test_the_verdict_comes_first_and_each_count_is_the_tables(browser, report):
+    """Issue 60, item 1: the page opens on the verdict per broker, each figure as the tables
+    have it: failing cells of its own, regressions and fixes in its latest run, incomplete runs
+    (mm-c has no manifest: nothing says it went to its end)."""
+    from selenium.webdriver.common.by import By
+
+    page = browser
+    page.get("file://" + report["index"])      # an earlier test may have opened another page
+
+    first = page.find_element(By.CSS_SELECTOR, "main > section")
+    assert first.get_attribute("id") == "verdict" and first.is_displayed()
+    t = report["tables"]
+    brokers = sorted({m["broker"] for m in t["matrix"]})
+    rows = {r.get_attribute("data-broker"): r for r in first.find_elements(By.CSS_SELECTOR, "#verdicts tbody tr")}
+    assert sorted(rows) == brokers
+    for b in brokers:
+        r = rows[b]
+        own = sum(1 for f in t["failures"] if f["broker"] == b)     # no known deviation in these runs
+        latest = _latest_run(report, b)
+        regs = sum(1 for c in t["changes"] if c["broker"] == b and c["to_run_id"] == latest and c["kind"] == "regression")
+        fixes = sum(1 for c in t["changes"] if c["broker"] == b and c["to_run_id"] == latest and c["kind"] == "fix")
+        bad = sum(1 for x in t["runs"] if b in (x["brokers"] or []) and x["complete"] is not True)
+        got = {k: int(r.get_attribute(f"data-{k}")) for k in ("own", "known", "regressions", "fixes", "incomplete")}
+        assert got == {"own": own, "known": 0, "regressions": regs, "fixes": fixes, "incomplete": bad}, b
+        word = "fail" if own or regs else ("incomplete" if bad else "pass")
+        assert r.get_attribute("data-verdict") == word, b
+    crafted = rows[CRAFTED]
+    assert crafted.get_attribute("data-verdict") == "fail" and int(crafted.get_attribute("data-incomplete")) == 1
+    assert int(crafted.get_attribute("data-regressions")) >= 1          # P2 v0: pass in aa-b, fail in mm-c
+    crafted.find_elements(By.TAG_NAME, "a")[1].click()                  # its failing cells
+    assert page.execute_script("return location.hash") == f"#own-{CRAFTED}"
+    assert page.find_element(By.ID, f"own-{CRAFTED}").text.startswith("Failing cells (")
+    page.execute_script("history.back()")
+
+
+def test_a_score_with_no_applicable_cell_is_neutral_not_a_red_bar(browser, tmp_path):
+    from selenium.webdriver.common.by import By
+
+    from reports import html
+
+    def score(api_key, applicable, passing):
+        return {"broker": "tansu", "scope": "api", "api_key": api_key, "api_name": f"api{api_key}", "cells": 3,
+                "applicable": applicable, "passing": passing, "n_partial": 0, "n_unsupported": 3 - applicable,
+                "n_error": 0, "n_skip": 0, "score": passing / applicable if applicable else None}
+    d = {"matrix": [], "scores": [score(19, 0, 0), score(20, 2, 1)], "failures": [], "changes": [], "flaky": [],
+         "malformed": [], "runs": [], "history": [], "generated": "now"}
+    path = tmp_path / "index.html"
+    path.write_text(html.page(d), encoding="utf-8")
+    browser.get(f"file://{path}")
+    red = "rgba(239, 154, 154, 1)"
+    na = browser.find_element(By.CSS_SELECTOR, '#scores td[data-api="19"]')
+    assert na.text.startswith("n/a") and "na" in na.get_attribute("class").split()
+    bar = na.find_element(By.CSS_SELECTOR, ".bar")
+    assert bar.value_of_css_property("background-color") != red and not bar.find_elements(By.TAG_NAME, "i")
+    half = browser.find_element(By.CSS_SELECTOR, '#scores td[data-api="20"] .bar')
+    assert half.value_of_css_property("background-color") == red   # a real score keeps its red remainder
