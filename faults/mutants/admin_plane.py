@@ -200,6 +200,8 @@ class RecreatedTopicInheritsConfigs(_TopicNames):
                     if ops:
                         self.upstream(ApiKey.IncrementalAlterConfigs, 0,
                                       requests.incremental_alter_configs(0, [(name, ops)]))
+                        self.until_shown(lambda n=name, ops=ops: all(
+                            _overrides(self.upstream, n).get(k) == v for k, _, v in ops))
         return None
 
 
@@ -218,9 +220,12 @@ class AclsDroppedWithTheirTopic(Mutant):
     def response(self, seen, body):
         names = [n for n, _ in _deleted(seen, body)]
         if names:
-            self.upstream(ApiKey.DeleteAcls, 1, requests.delete_acl_filters(1, [
-                (AclResourceType.TOPIC, n, AclPatternType.LITERAL, None, None, AclOperation.ANY, AclPermission.ANY)
-                for n in names]))
+            filters = [(AclResourceType.TOPIC, n, AclPatternType.LITERAL, None, None, AclOperation.ANY,
+                        AclPermission.ANY) for n in names]
+            self.upstream(ApiKey.DeleteAcls, 1, requests.delete_acl_filters(1, filters))
+            self.until_shown(lambda: not any(
+                self.upstream(ApiKey.DescribeAcls, 1, requests.describe_acl_filter(1, f)).get("resources")
+                for f in filters))
         return None
 
 
@@ -246,4 +251,5 @@ class QuotaLostWithScramDeletion(Mutant):
                 if keys:
                     self.upstream(ApiKey.AlterClientQuotas, 0, requests.alter_client_quotas(
                         0, [((("user", user),), [(k, None) for k in sorted(keys)])]))
+                    self.until_shown(lambda u=user: not _held(self.upstream, 0, (("user", u),)))
         return None
