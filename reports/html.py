@@ -10,13 +10,11 @@ from __future__ import annotations
 import json
 import re
 from collections import defaultdict
-from html import escape
 
-from .known import without_note
+from .markup import GROUPS, MARK, api_label, cell_id, pct, prop_key, slug
+from .markup import esc as _e
+from .overview import _apart, family_section, known_section, split_failing, verdict_section  # noqa: F401
 from .row_schema import CELL_STATES, OUTCOMES, broker_mode
-
-GROUPS = "PVDRCTSK"
-MARK = {"pass": "✓", "partial": "◐", "fail": "✗", "error": "!", "unsupported": "–", "skip": "·"}
 
 CSS = """
 body{font:14px/1.4 system-ui,sans-serif;margin:0;color:#222;background:#fafafa}
@@ -72,35 +70,6 @@ document.addEventListener('DOMContentLoaded', function () {
   var box = document.getElementById('only-diffs'); if (box) onlyDiffs(box);
 });
 """
-
-
-def slug(text) -> str:
-    return re.sub(r"[^A-Za-z0-9_-]+", "_", str(text)).strip("_") or "x"
-
-
-def cell_id(broker, api_key, version, prop) -> str:
-    return "-".join(slug(x) for x in (broker, "na" if api_key is None else api_key,
-                                      "na" if version is None else version, prop))
-
-
-def prop_key(p: str):
-    m = re.match(r"([A-Za-z]*)(\d*)", p)
-    letters, digits = m.group(1), m.group(2)
-    return (GROUPS.find(letters[:1]) % 100 if letters else 99, letters, int(digits or 0), p)
-
-
-def api_label(r: dict) -> str:
-    if r.get("api_key") is None:
-        return "(whole broker)"
-    return f"{r.get('api_name') or 'api'} ({r['api_key']})"
-
-
-def pct(x) -> str:
-    return "n/a" if x is None else f"{100 * x:.1f}%"
-
-
-def _e(x) -> str:
-    return "" if x is None else escape(str(x))
 
 
 def state_text(r: dict) -> str:
@@ -197,101 +166,6 @@ def failure_details(f: dict, known: dict | None = None) -> str:
             f'<p>Message: {_e(f.get("message"))}</p><p>Source: {_e(f.get("source"))}</p>'
             f'<p>Minimal counterexample:</p><pre class="counterexample">{_e(pretty(f.get("counterexample")))}</pre>'
             f'<p>Replay:</p><code class="replay">{_e(f.get("replay"))}</code>{_reproducer(f)}</details>')
-
-
-def _apart(failing: list[dict]) -> tuple[list[dict], list[dict]]:
-    """A broker's failing cells: those of the broker alone, and those whose latest failing
-    row answers as a known deviation of Apache Kafka does (the suite names the entry in the
-    row's message, reports/known.py ``NOTE``; the cell's table keeps no more of the row to
-    match the entry again)."""
-    own = [f for f in failing if without_note(f.get("message"))[1] is None]
-    return own, [f for f in failing if without_note(f.get("message"))[1] is not None]
-
-
-def split_failing(failing: list[dict]) -> tuple[list[dict], list[dict], list[dict]]:
-    """A broker's failing cells: its own findings, those answering as a known deviation of
-    Apache Kafka does (a finding all the same), and Kafka's own reviewed known deviations
-    (the cell's row matched by reference/kafka_known_deviations.json, dashboard.py
-    ``label_known``)."""
-    own, alike = _apart([f for f in failing if not f.get("known")])
-    return own, alike, [f for f in failing if f.get("known")]
-
-
-def _runs_of(runs: list[dict], broker: str) -> list[dict]:
-    return [r for r in runs if broker in [b.strip() for b in str(r.get("brokers") or "").split(",")]]
-
-
-def _latest_run(broker: str, d: dict) -> str | None:
-    """The broker's newest run: from the history table (a point per broker run), else the runs table."""
-    points = [(str(h.get("run_start")), str(h["run_id"])) for h in d.get("history") or [] if h["broker"] == broker]
-    points = points or [(str(r.get("run_start")), str(r["run_id"])) for r in _runs_of(d["runs"], broker)]
-    return max(points)[1] if points else None
-
-
-def verdict_word(own: int, alike: int, regressions: int, incomplete: int) -> str:
-    """fail: a failing cell of the broker's own or answering as Kafka's known deviation, or a
-    regression in its latest run; incomplete: short of that, a run that did not go to its end;
-    else pass."""
-    if own or alike or regressions:
-        return "fail"
-    return "incomplete" if incomplete else "pass"
-
-
-def verdict_section(brokers: list[str], d: dict, fails: dict) -> str:
-    """The verdict first (issue 60, item 1): per broker the word and what it rests on, each
-    count a link to its list."""
-    out = ['<section id="verdict"><h2>Verdict</h2><p class="muted">Per broker: <b>fail</b> when a cell fails '
-           "that is no reviewed known deviation of Apache Kafka (by the row that stands for it) or a cell went from "
-           "pass to fail in the broker's latest run against its run before; <b>incomplete</b> when, short of that, "
-           "a run did not go to its end; else <b>pass</b>. The release gate against a baseline is "
-           "<code>tox -e gate</code>; SUMMARY.md counts findings row by row.</p>"
-           '<table id="verdicts"><thead><tr><th>broker</th><th>verdict</th><th>failing cells of its own</th>'
-           "<th>answering as Kafka's known deviations</th><th>known deviations of Kafka</th>"
-           "<th>regressions / fixes in its latest run</th><th>incomplete runs</th><th>score</th></tr></thead><tbody>"]
-    link = lambda n, href: f'<a href="{href}">{n}</a>' if n else "0"  # noqa: E731
-    for b in brokers:
-        own, alike, known = split_failing(fails.get(b, []))
-        latest = _latest_run(b, d)
-        mine = [c for c in d["changes"] if c["broker"] == b and c.get("to_run_id") == latest]
-        regs, fixes = (sum(1 for c in mine if c["kind"] == k) for k in ("regression", "fix"))
-        bad = [r for r in _runs_of(d["runs"], b) if r.get("complete") is not True]
-        word = verdict_word(len(own), len(alike), regs, len(bad))
-        overall = next((s for s in d["scores"] if s["broker"] == b and s["scope"] == "overall"), {})
-        s = slug(b)
-        out.append(f'<tr data-broker="{_e(b)}" data-verdict="{word}" data-own="{len(own)}" data-alike="{len(alike)}" '
-                   f'data-known="{len(known)}" data-regressions="{regs}" data-fixes="{fixes}" data-incomplete="{len(bad)}">'
-                   f'<th><a href="#broker-{s}">{_e(b)}</a></th><td class="word w-{word}">{word}</td>'
-                   f'<td>{link(len(own), f"#own-{s}")}</td><td>{link(len(alike), f"#alike-{s}")}</td>'
-                   f'<td>{link(len(known), f"#known-{s}")}</td>'
-                   f'<td>{link(regs, "#changes-sec")} / {link(fixes, "#changes-sec")}</td>'
-                   f'<td>{link(len(bad), "#runs-sec")}</td><td class="score">{pct(overall.get("score"))}</td></tr>')
-    out.append("</tbody></table></section>")
-    return "".join(out)
-
-
-def known_section(failures: list[dict], known: dict) -> str:
-    """Known deviations as triage data: each entry seen, what it is, its evidence, and the
-    cells its rows stand for."""
-    seen = defaultdict(list)
-    for f in failures:
-        if f.get("known"):
-            seen[f["known"]].append(f)
-    out = ['<section id="known-sec"><h2>Known deviations of Apache Kafka</h2><p class="muted">Failing cells whose '
-           "row is a reviewed defect of Kafka (reference/kafka_known_deviations.json): labelled on their cell, not "
-           "counted as findings of the build.</p>"]
-    if not seen:
-        out.append('<p class="muted">None.</p>')
-    for k in sorted(seen):
-        doc = known.get(k, {})
-        cells = "".join(f'<li><a href="#fail-{cell_id(f["broker"], f.get("api_key"), f.get("api_version"), f["property"])}">'
-                        f'{_e(f["broker"])} {_e(api_label(f))} v{_e(f.get("api_version"))} {_e(f["property"])}</a></li>'
-                        for f in seen[k])
-        out.append(f'<div class="known-entry" id="known-entry-{slug(k)}" data-entry="{_e(k)}"><h3><code>{_e(k)}</code></h3>'
-                   f'<p>{_e(doc.get("title"))}</p><p class="muted">Releases {_e(doc.get("releases"))}'
-                   f'{"; mode " + _e(doc["modes"]) if doc.get("modes") else ""}; evidence: {_e(doc.get("evidence"))}</p>'
-                   f"<ul>{cells}</ul></div>")
-    out.append("</section>")
-    return "".join(out)
 
 
 def _reproducer(f: dict) -> str:
@@ -475,11 +349,13 @@ def page(d: dict) -> str:
     body = [f'<header><h1>Kafka admin protocol conformance</h1><p>{len(runs):,} runs, {n_rows:,} rows'
             f'{f", {n_bad:,} malformed lines" if n_bad else ""}; {len(brokers)} broker(s); '
             f'generated {_e(d.get("generated"))}</p></header><nav><a href="#verdict">Verdict</a>'
+            '<a href="#families-sec">Families</a>'
             '<a href="#scores-sec">Scores</a><a href="#history-sec">History</a><a href="#compare-sec">Comparison</a>']
     body += [f'<a href="#broker-{slug(b)}">{_e(b)}</a>' for b in brokers]
     body.append('<a href="#known-sec">Known deviations</a><a href="#changes-sec">Regressions &amp; fixes</a>'
                 '<a href="#flaky-sec">Flaky</a><a href="#runs-sec">Runs</a><a href="#malformed-sec">Malformed</a></nav><main>')
     body.append(verdict_section(brokers, d, fails))
+    body.append(family_section(brokers, matrix))
     body.append('<p class="legend">' + "".join(f'<span class="o-{o}">{MARK[o]} {o}</span>' for o in CELL_STATES)
                 + '<span class="none">not run</span></p>'
                 '<p class="muted">A cell (broker, API, version, property) is pass only when every test of it '

@@ -280,3 +280,31 @@ def test_a_score_with_no_applicable_cell_is_neutral_not_a_red_bar(browser, tmp_p
     assert bar.value_of_css_property("background-color") != red and not bar.find_elements(By.TAG_NAME, "i")
     half = browser.find_element(By.CSS_SELECTOR, '#scores td[data-api="20"] .bar')
     assert half.value_of_css_property("background-color") == red   # a real score keeps its red remainder
+
+
+def test_the_family_matrix_counts_the_matrix_tables_cells(browser, report):
+    """Issue 60, item 4: family x broker, the share of applicable cells passing, and per family
+    the cells passing on every broker, each figure recounted here from the matrix table."""
+    from selenium.webdriver.common.by import By
+
+    browser.get("file://" + report["index"])
+    t = report["tables"]["matrix"]
+    brokers = sorted({m["broker"] for m in t})
+    fam = lambda p: p.rstrip("0123456789")  # noqa: E731
+    table = browser.find_element(By.ID, "families")
+    rows = {r.get_attribute("data-family"): r for r in table.find_elements(By.CSS_SELECTOR, "tbody tr")}
+    assert set(rows) == {fam(m["property"]) for m in t}
+    for f, tr in rows.items():
+        tds = tr.find_elements(By.CSS_SELECTOR, "td")
+        assert [td.get_attribute("data-broker") for td in tds] == brokers + ["every broker"]
+        states = {b: {(m["api_key"], m["api_version"], m["property"]): m["latest_outcome"]
+                      for m in t if m["broker"] == b and fam(m["property"]) == f} for b in brokers}
+        for b, td in zip(brokers, tds):
+            applicable = [s for s in states[b].values() if s in ("pass", "partial", "fail")]
+            want = (sum(1 for s in applicable if s != "fail"), len(applicable))
+            assert (int(td.get_attribute("data-passing")), int(td.get_attribute("data-applicable"))) == want, (f, b)
+        common = set.intersection(*[{c for c, s in states[b].items() if s in ("pass", "partial", "fail")}
+                                    for b in brokers])
+        every = sum(1 for c in common if all(states[b][c] != "fail" for b in brokers))
+        assert (int(tds[-1].get_attribute("data-passing")), int(tds[-1].get_attribute("data-applicable"))) == \
+            (every, len(common)), f
