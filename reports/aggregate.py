@@ -17,7 +17,7 @@ from . import load, paths, tables
 from .cli import Phases, ReportError, run
 from .spark import DEFAULT_MASTER, using
 
-TABLES = ("runs", "matrix", "scores", "failures", "changes", "flaky", "malformed", "history")
+TABLES = ("runs", "matrix", "columns", "scores", "failures", "changes", "flaky", "malformed", "history")
 SHOW_MALFORMED = 10
 
 
@@ -77,7 +77,7 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
     stage = f"{out}/_staging"
     try:
         _write(tables.line_groups(load.read_rows(spark, files)), f"{stage}/groups")
-        groups = spark.read.parquet(f"{stage}/groups")
+        groups = tables.with_columns(spark.read.parquet(f"{stage}/groups"), load.companions(spark, manifest_files))
         file_df = spark.createDataFrame([(f,) for f in files], "results string")  # decoded URIs
         _write(tables.runs(file_df, groups, load.manifests(spark, manifest_files)), f"{out}/runs")
         runs_df = spark.read.parquet(f"{out}/runs")
@@ -104,7 +104,8 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
             ph.done(f"per-run cells: {cells.count():,} (a cell's verdict in one run)")
         _write(tables.matrix(cells), f"{out}/matrix")
         m = spark.read.parquet(f"{out}/matrix")
-        _write(tables.scores(m), f"{out}/scores")
+        _write(tables.columns(m), f"{out}/columns")
+        _write(tables.scores(spark.read.parquet(f"{out}/columns")), f"{out}/scores")
         _write(tables.failures(m), f"{out}/failures")
         c = m.agg(F.count("*"), F.count(F.when(F.col("latest_outcome") == "fail", 1))).first()
         n_cells, n_failing = int(c[0]), int(c[1])

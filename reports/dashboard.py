@@ -25,6 +25,10 @@ from .spark import using
 CAPS = {"matrix": 20_000, "failures": 2_000, "scores": 5_000, "changes": 300, "flaky": 300,
         "runs": 300, "malformed": 100, "history": 5_000}
 OPTIONAL = ("history",)  # tables an older aggregate did not write: the page goes without them
+#: what the page calls a table -> the tables it is read from, the first one there: the page's
+#: matrix is one column per broker (reports/tables.py ``columns``; an older aggregate has only
+#: the matrix per broker spec)
+SOURCES = {"matrix": ("columns", "matrix")}
 ORDER = {"matrix": ["broker", "api_key", "api_version", "property"],
          "failures": ["broker", "api_key", "api_version", "property"],
          "scores": ["broker", "scope", "api_key"],
@@ -47,17 +51,26 @@ def _plain(df: DataFrame) -> DataFrame:
     return df.select(*cols)
 
 
+def _table(spark: SparkSession, path: str) -> DataFrame | None:
+    try:
+        return spark.read.parquet(path)
+    except Exception:  # AnalysisException: path does not exist
+        return None
+
+
 def read_tables(spark: SparkSession, tables: str) -> dict:
     tables = tables.rstrip("/")
     data, totals = {}, {}
     for name, cap in CAPS.items():
+        *newer, oldest = SOURCES.get(name, (name,))
+        df = next((d for d in (_table(spark, f"{tables}/{n}") for n in newer) if d is not None), None)
         try:
-            df = spark.read.parquet(f"{tables}/{name}")
+            df = df if df is not None else spark.read.parquet(f"{tables}/{oldest}")
         except Exception as e:  # AnalysisException: path does not exist
             if name in OPTIONAL:
                 data[name] = []
                 continue
-            raise ReportError(f"no table {tables}/{name} ({str(e).strip().splitlines()[0][:200]}); "
+            raise ReportError(f"no table {tables}/{oldest} ({str(e).strip().splitlines()[0][:200]}); "
                               "run python -m reports.aggregate --out TABLES_DIR first") from None
         rows = [r.asDict() for r in _plain(df.orderBy(*[F.desc(c[1:]) if c[0] == "-" else F.asc(c) for c in ORDER[name]]).limit(cap + 1)).collect()]
         if len(rows) > cap:

@@ -11,7 +11,7 @@ import json
 import re
 from collections import defaultdict
 
-from .markup import GROUPS, MARK, api_label, cell_id, pct, prop_key, slug
+from .markup import GROUPS, MARK, api_label, cell_id, column_of, detail_id, pct, prop_key, slug
 from .markup import esc as _e
 from .overview import _apart, family_section, known_section, split_failing, verdict_section  # noqa: F401
 from .row_schema import CELL_STATES, OUTCOMES, broker_mode
@@ -89,6 +89,10 @@ def _tip(r: dict) -> str:
                f"from {r.get('last_change_from')})"
     elif r.get("runs"):
         tip += f"; unchanged in its {r['runs']} run(s)"
+    parts = r.get("parts") or []
+    parts = parts.split(", ") if isinstance(parts, str) else list(parts)
+    if len(parts) > 1 or any(not p.startswith(f"{r['broker']}: ") for p in parts):
+        tip += "; asked on " + "; ".join(parts)
     if r.get("latest_message"):
         tip += f"\n{r['latest_message']}"
     return tip
@@ -110,9 +114,10 @@ def _attrs(r: dict) -> str:
             f'data-property="{_e(r["property"])}"')
 
 
-def heatmap(broker: str, rows: list[dict], known_cells: dict | None = None) -> str:
-    """``known_cells``: cell id -> the known deviation of Kafka its failing row is."""
-    known_cells = known_cells or {}
+def heatmap(broker: str, rows: list[dict], known_cells: dict | None = None, details: dict | None = None) -> str:
+    """``known_cells``: cell id -> the known deviation of Kafka its failing row is;
+    ``details``: cell id -> the id of its failing part's details."""
+    known_cells, details = known_cells or {}, details or {}
     props = sorted({r["property"] for r in rows}, key=prop_key)
     grid = defaultdict(dict)
     for r in rows:
@@ -137,8 +142,9 @@ def heatmap(broker: str, rows: list[dict], known_cells: dict | None = None) -> s
                 k = known_cells.get(cid)
                 if k:
                     common = common.replace(f'class="cell o-{o}"', f'class="cell o-{o} known"', 1)
-                out.append(f'<td><button type="button" {common} data-detail="fail-{cid}" data-known="{_e(k)}" '
-                           f'aria-controls="fail-{cid}">{MARK[o]}</button></td>')
+                d = details.get(cid, f"fail-{cid}")
+                out.append(f'<td><button type="button" {common} data-detail="{d}" data-known="{_e(k)}" '
+                           f'aria-controls="{d}">{MARK[o]}</button></td>')
             else:
                 out.append(f"<td><span {common}>{MARK.get(o, '?')}</span></td>")
         out.append("</tr>")
@@ -147,9 +153,9 @@ def heatmap(broker: str, rows: list[dict], known_cells: dict | None = None) -> s
 
 
 def failure_details(f: dict, known: dict | None = None) -> str:
-    cid = cell_id(f["broker"], f.get("api_key"), f.get("api_version"), f["property"])
     v = "" if f.get("api_version") is None else f" v{f['api_version']}"
     k = f.get("known")
+    asked = "" if column_of(f) == f["broker"] else f' <span class="muted">(asked on {_e(f["broker"])})</span>'
     label = ""
     if k:
         doc = (known or {}).get(k, {})
@@ -157,8 +163,8 @@ def failure_details(f: dict, known: dict | None = None) -> str:
                  f'{_e(doc.get("title"))} (releases {_e(doc.get("releases"))}'
                  f'{"; mode " + _e(doc["modes"]) if doc.get("modes") else ""}; evidence: {_e(doc.get("evidence"))}). '
                  'The row standing for the cell is that reviewed defect of Kafka, not a finding of this build.</p>')
-    return (f'<details class="failure" id="fail-{cid}" {_attrs(f)} data-outcome="fail" data-known="{_e(k)}">'
-            f'<summary><b>{_e(api_label(f))}{v} {_e(f["property"])}</b> — {_e(f.get("message"))}</summary>{label}'
+    return (f'<details class="failure" id="{detail_id(f)}" {_attrs(f)} data-outcome="fail" data-known="{_e(k)}">'
+            f'<summary><b>{_e(api_label(f))}{v} {_e(f["property"])}</b>{asked} — {_e(f.get("message"))}</summary>{label}'
             f'<p>Latest failing run <code>{_e(f.get("run_id"))}</code> (row {_e(f.get("row_id"))}, '
             f'{_e(f.get("started_at"))}); first failed in <code>{_e(f.get("first_fail_run_id"))}</code>; '
             f'{_e(f.get("n_fail"))} fail / {_e(f.get("n_pass"))} pass rows overall. '
@@ -343,7 +349,7 @@ def page(d: dict) -> str:
     brokers = sorted({r["broker"] for r in matrix} | {s["broker"] for s in d["scores"]})
     fails = defaultdict(list)
     for f in d["failures"]:
-        fails[f["broker"]].append(f)
+        fails[column_of(f)].append(f)
     runs = d["runs"]
     n_rows, n_bad = sum(r.get("rows") or 0 for r in runs), sum(r.get("malformed") or 0 for r in runs)
     body = [f'<header><h1>Kafka admin protocol conformance</h1><p>{len(runs):,} runs, {n_rows:,} rows'
@@ -375,8 +381,10 @@ def page(d: dict) -> str:
                     f'<span class="score">{pct(overall.get("score"))}</span></h2>'
                     '<p class="muted">Rows: API and version; columns: property; colour: latest outcome. '
                     'Hover a cell for its counts; click a failing cell for its counterexample.</p>'
-                    + heatmap(b, mine, {cell_id(f["broker"], f.get("api_key"), f.get("api_version"), f["property"]):
-                                        f["known"] for f in fails[b] if f.get("known")}))
+                    + heatmap(b, mine, {cell_id(b, f.get("api_key"), f.get("api_version"), f["property"]):
+                                        f["known"] for f in fails[b] if f.get("known")},
+                              {cell_id(b, f.get("api_key"), f.get("api_version"), f["property"]): detail_id(f)
+                               for f in reversed(fails[b])}))
         own, alike, kafkas = split_failing(fails[b])
         s, known = slug(b), d.get("known") or {}
         body.append(f'<h3 id="own-{s}">Failing cells ({len(own)})</h3>'

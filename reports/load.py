@@ -170,3 +170,21 @@ def manifests(spark: SparkSession, paths: list[str]) -> DataFrame:
     return df.select(
         F.regexp_replace(decoded(F.col("_metadata.file_path")), "/" + MANIFEST + "$", "").alias("run_dir"),
         F.col("started_at").try_cast("timestamp").alias("started_ts"), *cols)
+
+
+COMPANION_SCHEMA = "brokers array<struct<spec: string, companion_of: string>>"
+
+
+def companions(spark: SparkSession, paths: list[str]) -> DataFrame:
+    """run_dir (decoded URI), spec, column: each broker a run's manifest names as the companion
+    of another (fixtures/companions.py: ``kafka:4.4.0,preset=acl`` started for the checks that
+    need it, ``companion_of`` its base), which answers in its base's column."""
+    empty = "run_dir string, spec string, column string"
+    if not paths:
+        return spark.createDataFrame([], empty)
+    df = (spark.read.schema(COMPANION_SCHEMA).option("multiLine", True).option("mode", "PERMISSIVE")
+          .json([_no_glob(p) for p in paths]))
+    run_dir = F.regexp_replace(decoded(F.col("_metadata.file_path")), "/" + MANIFEST + "$", "")
+    return (df.select(run_dir.alias("run_dir"), F.explode_outer("brokers").alias("b"))
+            .where(F.col("b.companion_of").isNotNull())
+            .select("run_dir", F.col("b.spec").alias("spec"), F.col("b.companion_of").alias("column")))

@@ -37,3 +37,16 @@ def esc(x) -> str:
     return "" if x is None else escape(str(x))
 
 
+
+
+def column_of(r: dict) -> str:
+    """The broker a row of a table answers for (reports/tables.py ``with_columns``): a Kafka
+    release for its companions, else its own broker spec."""
+    return r.get("column") or r["broker"]
+
+
+def detail_id(f: dict) -> str:
+    """The id of a failing cell's details: its column's cell, and the spec that asked it when
+    that is another (a companion's failure in its release's column)."""
+    cid = "fail-" + cell_id(column_of(f), f.get("api_key"), f.get("api_version"), f["property"])
+    return cid if column_of(f) == f["broker"] else f"{cid}-as-{slug(f['broker'])}"

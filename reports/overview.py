@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .known import without_note
-from .markup import api_label, cell_id, pct, slug
+from .markup import api_label, column_of, detail_id, pct, slug
 from .markup import esc as _e
 
 def _apart(failing: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -26,14 +26,28 @@ def split_failing(failing: list[dict]) -> tuple[list[dict], list[dict], list[dic
     return own, alike, [f for f in failing if f.get("known")]
 
 
-def _runs_of(runs: list[dict], broker: str) -> list[dict]:
-    return [r for r in runs if broker in [b.strip() for b in str(r.get("brokers") or "").split(",")]]
+def _runs_of(runs: list[dict], specs: set[str]) -> list[dict]:
+    """The runs that asked any of ``specs`` (the runs table lists each run's broker specs)."""
+    return [r for r in runs if specs & {b.strip() for b in str(r.get("brokers") or "").split(",")}]
 
 
-def _latest_run(broker: str, d: dict) -> str | None:
-    """The broker's newest run: from the history table (a point per broker run), else the runs table."""
-    points = [(str(h.get("run_start")), str(h["run_id"])) for h in d.get("history") or [] if h["broker"] == broker]
-    points = points or [(str(r.get("run_start")), str(r["run_id"])) for r in _runs_of(d["runs"], broker)]
+def specs_of(d: dict) -> dict[str, set[str]]:
+    """column -> the broker specs that answered for it (the columns table's parts, the failures
+    and changes tables' spec beside their column)."""
+    out = defaultdict(set)
+    for r in d["matrix"]:
+        parts = r.get("parts") or [f"{r['broker']}: "]
+        for p in parts.split(", ") if isinstance(parts, str) else parts:
+            out[r["broker"]].add(p.rsplit(": ", 1)[0])
+    for r in list(d["failures"]) + list(d["changes"]):
+        out[column_of(r)].add(r["broker"])
+    return out
+
+
+def _latest_run(spec: str, d: dict) -> str | None:
+    """The spec's newest run: from the history table (a point per broker run), else the runs table."""
+    points = [(str(h.get("run_start")), str(h["run_id"])) for h in d.get("history") or [] if h["broker"] == spec]
+    points = points or [(str(r.get("run_start")), str(r["run_id"])) for r in _runs_of(d["runs"], {spec})]
     return max(points)[1] if points else None
 
 
@@ -58,12 +72,13 @@ def verdict_section(brokers: list[str], d: dict, fails: dict) -> str:
            "<th>answering as Kafka's known deviations</th><th>known deviations of Kafka</th>"
            "<th>regressions / fixes in its latest run</th><th>incomplete runs</th><th>score</th></tr></thead><tbody>"]
     link = lambda n, href: f'<a href="{href}">{n}</a>' if n else "0"  # noqa: E731
+    specs = specs_of(d)
     for b in brokers:
         own, alike, known = split_failing(fails.get(b, []))
-        latest = _latest_run(b, d)
-        mine = [c for c in d["changes"] if c["broker"] == b and c.get("to_run_id") == latest]
+        # each spec's changes into its own latest run: a companion's runs are not its base's
+        mine = [c for c in d["changes"] if column_of(c) == b and c.get("to_run_id") == _latest_run(c["broker"], d)]
         regs, fixes = (sum(1 for c in mine if c["kind"] == k) for k in ("regression", "fix"))
-        bad = [r for r in _runs_of(d["runs"], b) if r.get("complete") is not True]
+        bad = [r for r in _runs_of(d["runs"], specs.get(b) or {b}) if r.get("complete") is not True]
         word = verdict_word(len(own), len(alike), regs, len(bad))
         overall = next((s for s in d["scores"] if s["broker"] == b and s["scope"] == "overall"), {})
         s = slug(b)
@@ -92,7 +107,7 @@ def known_section(failures: list[dict], known: dict) -> str:
         out.append('<p class="muted">None.</p>')
     for k in sorted(seen):
         doc = known.get(k, {})
-        cells = "".join(f'<li><a href="#fail-{cell_id(f["broker"], f.get("api_key"), f.get("api_version"), f["property"])}">'
+        cells = "".join(f'<li><a href="#{detail_id(f)}">'
                         f'{_e(f["broker"])} {_e(api_label(f))} v{_e(f.get("api_version"))} {_e(f["property"])}</a></li>'
                         for f in seen[k])
         out.append(f'<div class="known-entry" id="known-entry-{slug(k)}" data-entry="{_e(k)}"><h3><code>{_e(k)}</code></h3>'

@@ -68,6 +68,17 @@ def line_groups(rows: DataFrame) -> DataFrame:
     ).withColumn("state", F.when(F.col("bad_mid").isNull(), state()))
 
 
+def with_columns(groups: DataFrame, companions: DataFrame) -> DataFrame:
+    """line_groups' output with ``column``: the broker a release manager decides about, the
+    base a companion was started for (load.companions), else the row's broker itself. The
+    tables stay per broker spec (a cell's latest state, its changes, its replay command are
+    those of the configuration that answered) and carry the column; ``columns`` rolls them up."""
+    c = companions.select(F.col("run_dir").alias("_rd"), F.col("spec").alias("_spec"), F.col("column").alias("_col"))
+    g = groups.withColumn("_rd", F.regexp_replace(decoded(F.col("file")), "/" + RESULTS + "$", ""))
+    joined = g.join(F.broadcast(c), (g["_rd"] == c["_rd"]) & (g["broker"] == c["_spec"]), "left")
+    return joined.select(*[g[x] for x in groups.columns], F.coalesce(c["_col"], g["broker"]).alias("column"))
+
+
 def runs(files: DataFrame, groups: DataFrame, manifests: DataFrame) -> DataFrame:
     """One row per run folder: where, when it started, how many lines, rows, malformed.
 
@@ -115,7 +126,7 @@ def matrix(cells: DataFrame) -> DataFrame:
     latest = F.struct("run_start", "run_id", F.col("last.started_ts").alias("started_ts"),
                       F.col("last.row_id").alias("row_id"), F.col("state").alias("outcome"),
                       F.col("last.message").alias("message"), F.col("last.counterexample").alias("counterexample"),
-                      F.col("last.source").alias("source"), F.col("last.check").alias("check"), "file", *BUILD, F.col("n").alias("tests"),
+                      F.col("last.source").alias("source"), F.col("last.check").alias("check"), "file", "column", *BUILD, F.col("n").alias("tests"),
                       (F.col("n_pass") + F.col("n_fail")).alias("asked"))
     first_fail = F.when(F.col("n_fail") > 0, F.struct("run_start", "run_id"))
     # last change: the latest run whose state differs from the cell's previous run's
@@ -135,7 +146,7 @@ def matrix(cells: DataFrame) -> DataFrame:
         F.col("l.run_start").alias("latest_run_start"), F.col("l.started_ts").alias("latest_started_at"),
         F.col("l.row_id").alias("latest_row_id"), F.col("l.message").alias("latest_message"),
         F.col("l.counterexample").alias("latest_counterexample"), F.col("l.source").alias("latest_source"),
-        F.col("l.check").alias("latest_check"),
+        F.col("l.check").alias("latest_check"), F.col("l.column").alias("column"),
         shown(decoded(F.col("l.file"))).alias("latest_results"),
         F.col("l.broker_impl").alias("latest_broker_impl"), F.col("l.broker_version").alias("latest_broker_version"),
         F.col("ff.run_id").alias("first_fail_run_id"), F.col("ff.run_start").alias("first_fail_run_start"),
@@ -156,9 +167,10 @@ def history(cells: DataFrame) -> DataFrame:
     o = F.col("state")
     h = cells.groupBy("broker", "file", "run_id", "run_start").agg(
         F.max("broker_impl").alias("broker_impl"), F.max("broker_version").alias("broker_version"),
+        F.max("column").alias("column"),
         F.count("*").alias("cells"), F.sum(F.when(o.isin(*APPLICABLE), 1).otherwise(0)).alias("applicable"),
         _passing(o), *[_count(x, "state") for x in CELL_STATES])
-    return h.select("broker", "run_id", "run_start", "broker_impl", "broker_version", "cells", "applicable",
+    return h.select("broker", "column", "run_id", "run_start", "broker_impl", "broker_version", "cells", "applicable",
                     "passing", *STATE_COUNTS,
                     F.when(F.col("applicable") > 0, F.col("passing") / F.col("applicable")).alias("score"),
                     shown(decoded(F.col("file"))).alias("results"))
@@ -170,7 +182,7 @@ def failures(m: DataFrame) -> DataFrame:
         *CELL, "api_name", F.col("latest_run_id").alias("run_id"), F.col("latest_run_start").alias("run_start"),
         F.col("latest_started_at").alias("started_at"), F.col("latest_counterexample").alias("counterexample"),
         F.col("latest_message").alias("message"), F.col("latest_source").alias("source"),
-        F.col("latest_check").alias("check"),
+        F.col("latest_check").alias("check"), "column",
         F.col("latest_results").alias("results"), F.col("latest_row_id").alias("row_id"),
         replay(F.col("broker"), F.col("latest_results"), F.col("latest_row_id")).alias("replay"),
         "first_fail_run_id", "n_pass", "n_fail",
@@ -208,7 +220,8 @@ def changes(cells: DataFrame, runs_df: DataFrame) -> DataFrame:
     are read in order once (a window), not joined with themselves; the broker's runs are
     numbered from the runs table (one row per run folder, listing its brokers)."""
     per_run = cells.groupBy("broker", "file", "run_id", "run_start", "api_key", "api_version", "property").agg(
-        F.max("api_name").alias("api_name"), F.max("last").alias("last"), F.max("state").alias("state"))
+        F.max("api_name").alias("api_name"), F.max("last").alias("last"), F.max("state").alias("state"),
+        F.max("column").alias("column"))
     order = Window.partitionBy("broker").orderBy("run_start", "run_id", "file")
     seq = (runs_df.select(F.explode("brokers").alias("broker"), "file", "run_id", "run_start")
            .select("broker", "file", F.row_number().over(order).alias("seq")))
@@ -223,7 +236,7 @@ def changes(cells: DataFrame, runs_df: DataFrame) -> DataFrame:
     results = shown(decoded(F.col("file")))
     return flips.select(
         F.when(now == "fail", "regression").otherwise("fix").alias("kind"),
-        "broker", "api_key", "api_name", "api_version", "property", "from_run_id", "from_run_start",
+        "broker", "column", "api_key", "api_name", "api_version", "property", "from_run_id", "from_run_start",
         F.col("run_id").alias("to_run_id"), F.col("run_start").alias("to_run_start"),
         was.alias("from_outcome"), now.alias("to_outcome"), F.col("last.message").alias("message"),
         results.alias("results"), F.col("last.row_id").alias("row_id"),
@@ -237,11 +250,59 @@ def flaky(cells: DataFrame) -> DataFrame:
     st = F.col("state")
     when_run = lambda c: F.max(F.when(c, F.struct("run_start", "run_id")))  # noqa: E731
     f = cells.groupBy("broker", *BUILD, "api_key", "api_version", "property").agg(
-        F.max("api_name").alias("api_name"), F.sum("n").alias("rows"), *_sums(),
+        F.max("api_name").alias("api_name"), F.max("column").alias("column"), F.sum("n").alias("rows"), *_sums(),
         F.count("*").alias("runs"), F.sum(F.when(st.isin(*PASSING), 1).otherwise(0)).alias("runs_pass"),
         _count("fail", "state").alias("runs_fail"),
         when_run(st.isin(*PASSING)).alias("lp"), when_run(st == "fail").alias("lf"))
     return f.where((F.col("runs_pass") > 0) & (F.col("runs_fail") > 0)).select(
-        "broker", *BUILD, "api_key", "api_name", "api_version", "property", "rows", *COUNTS, "runs",
+        "broker", "column", *BUILD, "api_key", "api_name", "api_version", "property", "rows", *COUNTS, "runs",
         "runs_pass", "runs_fail",
         F.col("lp.run_id").alias("last_pass_run_id"), F.col("lf.run_id").alias("last_fail_run_id"))
+
+
+#: a cell state's weight when the parts of a column are rolled up: the worst part explains the cell
+STATE_SEVERITY = ("pass", "skip", "unsupported", "partial", "error", "fail")
+
+
+def columns(m: DataFrame) -> DataFrame:
+    """The matrix rolled up to columns (with_columns): one row per (column, api, version,
+    property), ``broker`` the column. Its parts are the specs that asked the cell (a Kafka
+    release's own checks and its companions': P5 of DeleteTopics is asked on the base, on
+    ``preset=nodelete`` and on ``preset=quota``); its state is what their latest states say
+    together, as a cell's rows do (row_schema.cell_state: a failing part fails it, a part not
+    asked beside a passing one makes it partial), and the worst part, the latest among equals,
+    explains it (message, run, row). Where every column has one part, the rows equal the
+    matrix's."""
+    st = F.col("latest_outcome")
+    weight = F.coalesce(*[F.when(st == s, F.lit(i)) for i, s in enumerate(STATE_SEVERITY)])
+    worst = F.struct(weight.alias("w"), "latest_run_start", "latest_run_id", "latest_started_at", "latest_row_id",
+                     "latest_message", "latest_counterexample", "latest_source", "latest_results",
+                     "latest_broker_impl", "latest_broker_version", "latest_check")
+    change = F.when(F.col("last_change_run_id").isNotNull(),
+                    F.struct("last_change_run_start", "last_change_run_id", "last_change_from"))
+    said = {"pass": st.isin(*PASSING), "fail": st == "fail", "error": st == "error",
+            "unsupported": st.isin("partial", "unsupported"), "skip": st == "skip"}
+    c = m.groupBy("column", "api_key", "api_version", "property").agg(
+        F.max("api_name").alias("api_name"), F.sum("rows").alias("rows"), *_sums(), F.sum("runs").alias("runs"),
+        *[F.sum(F.when(cond, 1).otherwise(0)).alias(f"s_{o}") for o, cond in said.items()],
+        F.max(worst).alias("l"), F.sum("latest_tests").alias("latest_tests"), F.sum("latest_asked").alias("latest_asked"),
+        F.min(F.when(F.col("first_fail_run_id").isNotNull(),
+                     F.struct("first_fail_run_start", "first_fail_run_id"))).alias("ff"),
+        F.max(change).alias("lc"),
+        F.array_sort(F.collect_list(F.concat_ws(": ", "broker", st))).alias("parts"))
+    n = {o: F.col(f"s_{o}") for o in OUTCOMES}
+    state_ = (F.when(n["fail"] > 0, "fail").when(n["error"] > 0, "error")
+              .when(n["pass"] > 0, F.when(n["unsupported"] + n["skip"] > 0, "partial").otherwise("pass"))
+              .when(n["unsupported"] > 0, "unsupported").otherwise("skip"))
+    return c.select(
+        F.col("column").alias("broker"), "api_key", "api_version", "property", "api_name", "rows", *COUNTS, "runs",
+        state_.alias("latest_outcome"), "latest_tests", "latest_asked",
+        *[F.col(f"l.{x}").alias(x) for x in ("latest_run_id", "latest_run_start", "latest_started_at",
+                                             "latest_row_id", "latest_message", "latest_counterexample",
+                                             "latest_source", "latest_results", "latest_broker_impl",
+                                             "latest_broker_version", "latest_check")],
+        F.col("ff.first_fail_run_id").alias("first_fail_run_id"),
+        F.col("ff.first_fail_run_start").alias("first_fail_run_start"),
+        F.col("lc.last_change_run_id").alias("last_change_run_id"),
+        F.col("lc.last_change_run_start").alias("last_change_run_start"),
+        F.col("lc.last_change_from").alias("last_change_from"), "parts")
