@@ -308,3 +308,25 @@ def test_the_family_matrix_counts_the_matrix_tables_cells(browser, report):
         every = sum(1 for c in common if all(states[b][c] != "fail" for b in brokers))
         assert (int(tds[-1].get_attribute("data-passing")), int(tds[-1].get_attribute("data-applicable"))) == \
             (every, len(common)), f
+
+
+def test_screenshots_of_each_part_of_the_page_are_written(browser, report, tmp_path):
+    """Screenshots for CI to keep (``KAC_ARTIFACTS``, else a temporary folder): the verdict,
+    the families, a broker's heatmap, the known deviations, at 1280 px wide."""
+    from selenium.webdriver.common.by import By
+
+    where = os.path.join(os.environ.get("KAC_ARTIFACTS") or str(tmp_path), "dashboard")
+    os.makedirs(where, exist_ok=True)
+    browser.set_window_size(1280, 1000)
+    browser.get("file://" + report["index"])
+    shots = {}
+    for name, css in (("verdict", "#verdict"), ("families", "#families-sec"), ("heatmap", "section.broker"),
+                      ("known", "#known-sec")):
+        el = browser.find_element(By.CSS_SELECTOR, css)
+        browser.execute_script("arguments[0].scrollIntoView()", el)
+        shots[name] = os.path.join(where, f"{name}.png")
+        assert el.screenshot(shots[name]), name
+    assert all(os.path.getsize(p) > 1000 for p in shots.values()), shots
+    # readable at 1280 px: the verdict table is no wider than the window
+    assert browser.find_element(By.ID, "verdicts").rect["width"] <= 1280
+    browser.set_window_size(1400, 1000)
