@@ -11,9 +11,9 @@ import json
 import re
 from collections import defaultdict
 
-from .markup import GROUPS, MARK, api_label, cell_id, column_of, detail_id, pct, prop_key, slug
+from .markup import MARK, api_label, cell_id, column_of, detail_id, pct, prop_key, slug
 from .markup import esc as _e
-from .overview import _apart, family_section, known_section, split_failing, verdict_section  # noqa: F401
+from .overview import family_section, known_section, split_failing, verdict_section
 from .row_schema import CELL_STATES, OUTCOMES, broker_mode
 
 CSS = """

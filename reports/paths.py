@@ -62,3 +62,15 @@ def local_bytes(results_dirs: list[str], runs: list[str]) -> int | None:
     files = [os.path.join(_local(d), c, RESULTS) for d in results_dirs for c in os.listdir(_local(d))]
     files += [_local(r) if _local(r).endswith(RESULTS) else os.path.join(_local(r), RESULTS) for r in runs]
     return sum(os.path.getsize(f) for f in files if os.path.isfile(f))
+
+
+def write_page(out: str, name: str, text: str) -> str:
+    """Write OUT/NAME (a local folder, made if missing); its path, or a one-line ReportError."""
+    path = os.path.join(out, name)
+    try:
+        os.makedirs(out, exist_ok=True)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as e:
+        raise ReportError(f"cannot write {path}: {e.strerror}") from None
+    return path

@@ -27,6 +27,7 @@ from . import row_schema
 from .cells import add_run_arguments, load, run_files, valid_rows
 from .cli import ReportError, run
 from .gate import read_baseline
+from .paths import write_page
 from .verdict import Verdicts
 
 #: new findings listed one a line; the rest are counted (a job summary has a size limit)
@@ -98,6 +99,9 @@ def summarise(files: list[str], out: str, repro: str, known: list, baseline: tup
     page = os.path.join(out, "index.html")
     if os.path.exists(page):
         lines.append(f"The whole matrix: {_link(out, page, 'the dashboard')}.")
+    diff = os.path.join(out, "diff.html")
+    if os.path.exists(diff):
+        lines.append(f"What changed since the baseline or each broker's previous run: {_link(out, diff, 'diff.html')}.")
     lines += ["", *_verdict_table(verdicts.brokers(), heads, baseline)]
     lines += ["", f"## {heads['runs']}", "", "A run folder per worker: a Kafka release's companions and shards "
               "are runs of the broker they answer for.", "",
@@ -193,14 +197,7 @@ def main(argv=None) -> int:
     known = [] if args.known == "none" else known_list.read(args.known)
     baseline = read_baseline(args.baseline) if args.baseline else None
     text = summarise(files, args.out, args.repro or os.path.join(args.out, "repro"), known, baseline)
-    path = os.path.join(args.out, "SUMMARY.md")
-    try:
-        os.makedirs(args.out, exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    except OSError as e:
-        raise ReportError(f"cannot write {path}: {e.strerror}") from None
-    print(f"summary: {path}")
+    print(f"summary: {write_page(args.out, 'SUMMARY.md', text)}")
     return 0
 
 

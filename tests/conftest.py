@@ -29,7 +29,7 @@ FAST_MODULES = frozenset({
     "test_transaction_rules.py",
     "test_report_inputs.py", "test_reports_releases.py", "test_companions.py", "test_bench_limits.py",
     "test_kafka_server_properties.py", "test_shards.py", "test_forkserver.py", "test_bad_input.py",
-    "test_known_neighbours.py", "test_linearizable.py", "test_summary_verdict.py",
+    "test_known_neighbours.py", "test_linearizable.py", "test_summary_verdict.py", "test_reports_diff.py",
 })
 
 

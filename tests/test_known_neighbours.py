@@ -508,7 +508,7 @@ def test_the_reports_show_such_rows_apart(tmp_path, capsys):
     """python -m reports.known fails on them (they are findings) but lists them as answering as
     Apache Kafka does; SUMMARY.md lists them apart from the broker's own findings; the
     dashboard's failing cells of the broker are split the same way."""
-    from reports import html, summary
+    from reports import html, overview, summary
     from reports.synthetic import T0, write_run
 
     like = _tansu(DOCUMENTED["alter-configs-duplicate-resource-never-answered"][0])
@@ -526,7 +526,7 @@ def test_the_reports_show_such_rows_apart(tmp_path, capsys):
     assert "## New findings (1)" in text and "## Answering as Apache Kafka does (1)" in text
     apart = text.split("## Answering as Apache Kafka does (1)")[1]
     assert "alter-configs-duplicate-resource-never-answered" in apart and "P2" not in apart
-    mine, alike = html._apart([{"message": like["message"]}, {"message": own["message"]}])
+    mine, alike = overview._apart([{"message": like["message"]}, {"message": own["message"]}])
     assert [f["message"] for f in alike] == [like["message"]] and [f["message"] for f in mine] == [own["message"]]
 
 

@@ -330,3 +330,23 @@ def test_screenshots_of_each_part_of_the_page_are_written(browser, report, tmp_p
     # readable at 1280 px: the verdict table is no wider than the window
     assert browser.find_element(By.ID, "verdicts").rect["width"] <= 1280
     browser.set_window_size(1400, 1000)
+
+
+def test_the_diff_page_opens_and_lists_the_cells_that_changed(browser, results_dir, tmp_path):
+    """diff.html of the crafted run aa-b against its previous run zz-a, in Chromium: one row per
+    cell whose state changed, as reports.cells reads the two runs."""
+    from selenium.webdriver.common.by import By
+
+    from reports import cells, diff
+
+    a, b = (os.path.join(results_dir, r) for r in ("zz-a", "aa-b"))
+    assert diff.main([b, "--out", str(tmp_path), "--known", "none"]) == 0
+    was, now = (cells.read_run(os.path.join(r, "results.jsonl"), [])[3] for r in (a, b))
+    want = {(str(k[1]), str(k[2]), k[3]) for k in set(was) | set(now)
+            if (was.get(k) and was[k].outcome) != (now.get(k) and now[k].outcome)}
+    browser.get(f"file://{tmp_path}/diff.html")
+    rows = browser.find_elements(By.CSS_SELECTOR, "tr[data-category]")
+    got = {(r.get_attribute("data-api"), r.get_attribute("data-version"), r.get_attribute("data-property"))
+           for r in rows if r.is_displayed()}
+    assert got == want and len(rows) == len(want), (got, want)
+    assert "zz-a" in browser.find_element(By.TAG_NAME, "body").text
