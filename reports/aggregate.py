@@ -17,7 +17,8 @@ from . import load, paths, tables
 from .cli import Phases, ReportError, run
 from .spark import DEFAULT_MASTER, using
 
-TABLES = ("runs", "matrix", "columns", "scores", "failures", "changes", "flaky", "malformed", "history")
+TABLES = ("runs", "matrix", "columns", "scores", "failures", "changes", "flaky", "malformed", "history",
+          "family_history")
 SHOW_MALFORMED = 10
 
 
@@ -116,6 +117,7 @@ def aggregate(spark: SparkSession, results_dirs: list[str], runs: list[str], out
         n_reg, n_fix = kinds.get("regression", 0), kinds.get("fix", 0)
         n_flaky = spark.read.parquet(f"{out}/flaky").count()
         _write(tables.history(cells), f"{out}/history")
+        _write(tables.family_history(cells), f"{out}/family_history")
         if not quiet:
             n_points = spark.read.parquet(f"{out}/history").count()
             ph.done(f"across runs: {n_reg:,} regressions, {n_fix:,} fixes, {n_flaky:,} flaky cells; "

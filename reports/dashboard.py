@@ -23,8 +23,8 @@ from .paths import is_local
 from .spark import using
 
 CAPS = {"matrix": 20_000, "failures": 2_000, "scores": 5_000, "changes": 300, "flaky": 300,
-        "runs": 300, "malformed": 100, "history": 5_000}
-OPTIONAL = ("history",)  # tables an older aggregate did not write: the page goes without them
+        "runs": 300, "malformed": 100, "history": 5_000, "family_history": 20_000}
+OPTIONAL = ("history", "family_history")  # tables an older aggregate did not write: the page goes without them
 #: what the page calls a table -> the tables it is read from, the first one there: the page's
 #: matrix is one column per broker (reports/tables.py ``columns``; an older aggregate has only
 #: the matrix per broker spec)
@@ -35,7 +35,8 @@ ORDER = {"matrix": ["broker", "api_key", "api_version", "property"],
          "changes": ["-to_run_start", "broker", "api_key", "api_version", "property"],
          "flaky": ["-runs_fail", "broker", "api_key", "api_version", "property"],
          "runs": ["-run_start", "run_id"], "malformed": ["file", "line"],
-         "history": ["-run_start", "-run_id", "broker"]}  # "-": descending
+         "history": ["-run_start", "-run_id", "broker"],
+         "family_history": ["-run_start", "-run_id", "broker", "family"]}  # "-": descending
 
 
 def _plain(df: DataFrame) -> DataFrame:

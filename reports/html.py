@@ -13,7 +13,7 @@ from collections import defaultdict
 
 from .markup import MARK, api_label, cell_id, column_of, detail_id, pct, prop_key, slug
 from .markup import esc as _e
-from .overview import family_section, known_section, split_failing, verdict_section
+from .overview import family_history, family_section, known_section, split_failing, verdict_section
 from .row_schema import CELL_STATES, OUTCOMES, broker_mode
 
 CSS = """
@@ -385,6 +385,9 @@ def page(d: dict) -> str:
                                         f["known"] for f in fails[b] if f.get("known")},
                               {cell_id(b, f.get("api_key"), f.get("api_version"), f["property"]): detail_id(f)
                                for f in reversed(fails[b])}))
+        history = family_history(b, d.get("family_history") or [])
+        if history:
+            body.append(f"<h3>Families over its runs</h3>{history}")
         own, alike, kafkas = split_failing(fails[b])
         s, known = slug(b), d.get("known") or {}
         body.append(f'<h3 id="own-{s}">Failing cells ({len(own)})</h3>'

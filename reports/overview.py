@@ -169,3 +169,29 @@ def _share(href: str | None, who: str, passing: int, applicable: int, cells: int
     return (f'<td class="score{" na" if score is None else ""}" data-broker="{_e(who)}" data-passing="{passing}" '
             f'data-applicable="{applicable}" title="{passing} of {applicable} applicable cells pass; {cells} cells">'
             f"{link}{bar}</td>")
+
+
+#: runs a family's history shows per broker (the newest)
+FAMILY_RUNS = 8
+
+
+def family_history(broker: str, points: list[dict]) -> str:
+    """Per family of the broker (its column), its score in each of its last runs that asked it,
+    oldest first; a point's tooltip names the run and the spec that answered."""
+    mine = defaultdict(list)
+    for h in points:
+        if column_of(h) == broker:
+            mine[h["family"]].append(h)
+    if not mine:
+        return ""
+    out = [f'<table class="family-history" data-broker="{_e(broker)}"><thead><tr><th>family</th>'
+           f'<th colspan="{FAMILY_RUNS}">score in its last runs, oldest first</th></tr></thead><tbody>']
+    for fam in sorted(mine, key=lambda f: (f[0] not in "PVDRCTSK", "PVDRCTSK".find(f[0]), f)):
+        runs = sorted(mine[fam], key=lambda h: (str(h.get("run_start")), str(h["run_id"])))[-FAMILY_RUNS:]
+        out.append(f'<tr data-family="{_e(fam)}"><th>{_e(fam)}</th>' + "".join(
+            f'<td class="score{" na" if h.get("score") is None else ""}" data-run="{_e(h["run_id"])}" '
+            f'data-score="{_e(h.get("score"))}" title="run {_e(h["run_id"])} ({_e(h["broker"])}, {_e(h.get("run_start"))}): '
+            f'{h.get("passing")} of {h.get("applicable")} applicable cells pass">{pct(h.get("score"))}</td>'
+            for h in runs) + "</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)

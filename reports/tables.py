@@ -176,6 +176,19 @@ def history(cells: DataFrame) -> DataFrame:
                     shown(decoded(F.col("file"))).alias("results"))
 
 
+def family_history(cells: DataFrame) -> DataFrame:
+    """Per broker, run and family of properties (the letters of a property id): the family's
+    score in that run, counted as ``history`` counts a run's."""
+    o = F.col("state")
+    fam = F.regexp_extract("property", r"^([A-Za-z]+)", 1)
+    h = cells.withColumn("family", F.when(fam == "", F.col("property")).otherwise(fam)).groupBy(
+        "broker", "file", "run_id", "run_start", "family").agg(
+        F.max("column").alias("column"), F.count("*").alias("cells"),
+        F.sum(F.when(o.isin(*APPLICABLE), 1).otherwise(0)).alias("applicable"), _passing(o))
+    return h.select("broker", "column", "run_id", "run_start", "family", "cells", "applicable", "passing",
+                    F.when(F.col("applicable") > 0, F.col("passing") / F.col("applicable")).alias("score"))
+
+
 def failures(m: DataFrame) -> DataFrame:
     """Cells whose latest outcome is fail, with that row's counterexample and replay command."""
     return m.where(F.col("latest_outcome") == "fail").select(

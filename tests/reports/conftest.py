@@ -44,6 +44,6 @@ def report(spark, results_dir, tmp_path_factory):
     out = str(tmp_path_factory.mktemp("report"))
     assert main(["--results-dir", results_dir, "--out", out, "--quiet"], spark=spark) == 0
     tables = {}
-    for name in ("runs", "matrix", "scores", "failures", "changes", "flaky", "malformed", "history"):
+    for name in ("runs", "matrix", "scores", "failures", "changes", "flaky", "malformed", "history", "family_history"):
         tables[name] = [r.asDict() for r in spark.read.parquet(os.path.join(out, "tables", name)).collect()]
     return {"out": out, "index": os.path.join(out, "index.html"), "tables": tables}

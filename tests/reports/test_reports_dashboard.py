@@ -91,11 +91,14 @@ def test_clicking_a_failing_cell_shows_its_counterexample(page, report):
     details = page.find_element(By.ID, "fail-crafted-19-0-P2")
     pre = details.find_element(By.CSS_SELECTOR, "pre.counterexample")
     assert details.get_attribute("open") is None and not pre.is_displayed()
+    # clear of the sticky table headers, which would take a click at the window's top edge
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
     cell.click()
     assert details.get_attribute("open") is not None and pre.is_displayed()
     assert json.loads(pre.text) == json.loads(fail["counterexample"])
     assert fail["message"] in details.text and fail["source"] in details.text
     assert details.find_element(By.CSS_SELECTOR, "code.replay").text == fail["replay"]
+    page.execute_script("arguments[0].scrollIntoView({block: 'center'})", cell)
     cell.click()
     assert details.get_attribute("open") is None
     # a passing cell is not a button and opens nothing
@@ -350,3 +353,24 @@ def test_the_diff_page_opens_and_lists_the_cells_that_changed(browser, results_d
            for r in rows if r.is_displayed()}
     assert got == want and len(rows) == len(want), (got, want)
     assert "zz-a" in browser.find_element(By.TAG_NAME, "body").text
+
+
+def test_each_broker_shows_its_families_score_over_its_runs(browser, report):
+    """Issue 60, item 6: per broker and family, the score of each of its runs, oldest first;
+    the crafted runs' P family by hand: zz-a 3 of 4 applicable cells pass (P1 v1 fails), aa-b
+    2 of 4 (P1 v0 and v1 fail, P5 partial passes), mm-c 1 of 3 (P1 v1 passes)."""
+    from selenium.webdriver.common.by import By
+
+    browser.get("file://" + report["index"])
+    table = browser.find_element(By.CSS_SELECTOR, f'table.family-history[data-broker="{CRAFTED}"]')
+    p = table.find_element(By.CSS_SELECTOR, 'tr[data-family="P"]')
+    cells = p.find_elements(By.CSS_SELECTOR, "td")
+    assert [c.get_attribute("data-run") for c in cells] == ["zz-a", "aa-b", "mm-c"]
+    assert [round(float(c.get_attribute("data-score")), 3) for c in cells] == [0.75, 0.5, 0.333]
+    assert "2 of 4 applicable cells pass" in cells[1].get_attribute("title")
+    # every point is the table's
+    table_scores = {(h["broker"], h["run_id"], h["family"]): h["score"] for h in report["tables"]["family_history"]}
+    for tr in table.find_elements(By.CSS_SELECTOR, "tbody tr"):
+        for c in tr.find_elements(By.CSS_SELECTOR, "td"):
+            want = table_scores[(CRAFTED, c.get_attribute("data-run"), tr.get_attribute("data-family"))]
+            assert (c.get_attribute("data-score") or None) == (None if want is None else str(want))
