@@ -76,7 +76,8 @@ def previous_runs(files: list[str]) -> tuple[dict, str]:
             used.append(theirs[-1][1])
             cells.update({k: c for k, c in theirs[-1][3].items() if c.broker == spec})
     if not cells:
-        raise NoEarlierRun("no earlier run of these brokers beside them to compare with; give --baseline BASELINE")
+        raise NoEarlierRun(f"no earlier run of {', '.join(sorted(specs))} in {', '.join(sorted(folders))} to "
+                           "compare with; --baseline BASELINE compares with one")
     return cells, f"the previous run of each broker ({', '.join(dict.fromkeys(used))})"
 
 

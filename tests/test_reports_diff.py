@@ -91,6 +91,6 @@ def test_against_a_baseline_and_with_nothing_earlier(runs, capsys):
     assert f"Before: {before}" in text
     # nothing before the first run: one line, or with --if-earlier a skip that writes nothing
     assert cli(diff.main, [before, "--out", str(tmp_path / "r1-report")]) == 2
-    assert "no earlier run of these brokers" in capsys.readouterr().err
+    assert "no earlier run of noida, tansu in " in capsys.readouterr().err
     assert diff.main([before, "--out", str(tmp_path / "r1-report"), "--if-earlier"]) == 0
     assert not Path(tmp_path / "r1-report" / "diff.html").exists()

@@ -80,3 +80,21 @@ def test_a_run_that_passes_everything_says_pass(tmp_path):
     run = write_run(tmp_path / "r", "run-1", [row("noida"), row("noida", property="P2", outcome="unsupported")])
     [noida] = _verdict(_summary(tmp_path, [run])).values()
     assert noida[1] == "pass" and noida[2] == "0" and noida[6] == "1 pass, 1 unsupported", noida
+
+
+def test_a_nineteen_target_matrix_stays_well_under_a_job_summarys_size(tmp_path):
+    """GitHub keeps a job summary of up to 1 MiB: 19 targets, each a release asked with three
+    companions in run folders of their own and 200 failing rows, stay far below it."""
+    runs = []
+    for i in range(19):
+        base = f"kafka:4.{i}.0"
+        rows = [row(base, "P2", 19, v % 8, "fail", broker_impl="apache-kafka", broker_version=f"4.{i}.0",
+                    message=f"P2: expected error 0, got 37 at v{v % 8} " + "x" * 200) for v in range(200)]
+        runs.append(write_run(tmp_path / "r", f"run-{i:02d}", rows, start=T0.replace(minute=i)))
+        for option in ("preset=acl", "preset=quota", "nodes=3"):
+            spec = f"{base},{option}"
+            runs.append(write_run(tmp_path / "r", f"run-{i:02d}-{option}", [row(spec, "A2", 19, 0, "pass")],
+                                  start=T0.replace(minute=i, second=30), companions={spec: base}))
+    text = _summary(tmp_path, runs)
+    assert len(_verdict(text)) == 19
+    assert len(text.encode()) < 100_000, len(text.encode())
