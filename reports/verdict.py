@@ -80,6 +80,8 @@ class Verdicts:
         self._by: dict[str, Broker] = {}
         self._base: dict[str, str] = {}
         self._results: str | None = None
+        #: (results file, spec) -> the broker its rows were counted under
+        self._counted: dict[tuple[str, str], str] = {}
 
     def start(self, results: str) -> None:
         self._results = results
@@ -96,6 +98,7 @@ class Verdicts:
         name = self.column(row["broker"])
         b = self._by.setdefault(name, Broker(name))
         b.parts.add(row["broker"])
+        self._counted[(self._results, row["broker"])] = name
         if row["broker"] == name and row.get("broker_version"):
             b.version = row["broker_version"]
         elif b.version is None and row.get("broker_version"):
@@ -124,12 +127,12 @@ class Verdicts:
         ``baseline`` (gate.read_baseline), each cell in the broker its run names it under."""
         for b in self._by.values():
             b.gated = {}
-        bases = {}
-        for cell in current.values():
-            bases.setdefault(cell.broker, companions_of(cell.results).get(cell.broker, cell.broker))
         for cat, base, cur in compare(baseline, current, self.known):
-            spec = (cur or base).broker
-            name = bases.get(spec) or self._column_for_baseline(spec)
+            # a cell of these runs: the broker its run's rows were counted under (read as they
+            # were streamed, not from the manifests again); a cell only the baseline has: the
+            # broker whose rows name its spec
+            name = (self._counted.get((cur.results, cur.broker)) if cur is not None
+                    else self._column_for_baseline(base.broker))
             if name not in self._by:
                 continue          # a broker of the baseline these runs did not ask
             gated = self._by[name].gated
