@@ -116,13 +116,18 @@ def find_runs(results_dirs: list[str], runs: list[str]) -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def _manifest_start(results: str):
+def manifest_of(results: str) -> dict:
+    """The manifest.json beside ``results`` ({} when the run has none or it does not parse)."""
     try:
         with open(os.path.join(os.path.dirname(results), MANIFEST), encoding="utf-8") as fh:
             m = json.load(fh)
-        return row_schema.parse_time(m.get("started_at")) if isinstance(m, dict) else None
     except (OSError, ValueError):
-        return None
+        return {}
+    return m if isinstance(m, dict) else {}
+
+
+def _manifest_start(results: str):
+    return row_schema.parse_time(manifest_of(results).get("started_at"))
 
 
 def valid_rows(results: str, malformed: list):

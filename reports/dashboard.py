@@ -108,18 +108,9 @@ def label_known(failures: list[dict], entries: list) -> dict:
     return shown
 
 
-def entries_of(path: str | None) -> list:
-    """The known-deviations list (None: the suite's, when it is there; 'none': no list)."""
-    if path == "none":
-        return []
-    if path is None:
-        return known_list.read(known_list.DEFAULT) if os.path.exists(known_list.DEFAULT) else []
-    return known_list.read(path)
-
-
 def dashboard(spark: SparkSession, tables: str, out: str, quiet: bool = False, known: str | None = None) -> str:
     ph = Phases("dashboard", quiet)
-    entries = entries_of(known)
+    entries = known_list.entries_of(known)
     data = read_tables(spark, tables)
     data["known"] = label_known(data["failures"], entries)
     data["generated"] = dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")

@@ -21,12 +21,13 @@ import sys
 from collections import defaultdict
 
 from . import known as known_list
-from .cells import add_run_arguments, load, read_run, run_files
+from . import row_schema
+from .cells import Loaded, add_run_arguments, load, manifest_of, read_run, run_files
 from .cli import ReportError, run
 from .gate import TITLES, compare, fails, read_baseline
 from .markup import api_label, esc, slug
 from .overview import family
-from .paths import write_page
+from .paths import RESULTS, write_page
 
 class NoEarlierRun(ReportError):
     """Nothing to compare the runs with: no baseline given and no earlier run of their brokers."""
@@ -54,27 +55,43 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def previous_runs(files: list[str]) -> tuple[dict, str]:
-    """The before side when no baseline is given: for each broker spec of ``files``, its newest
-    run among the run folders beside them that started before the earliest of ``files``."""
-    mine = [r for r in (read_run(f, []) for f in files) if r]
-    if not mine:
+def previous_runs(after: Loaded) -> tuple[dict, str]:
+    """The before side when no baseline is given: for each broker spec of the runs ``after``
+    (reports/cells.py ``load``), its newest run among the run folders beside them that started
+    before the earliest of them. The folders beside are told apart by their manifests (start,
+    broker specs); only the run chosen for a spec is read (and a run without a manifest)."""
+    if not after.runs:
         raise ReportError("the runs hold no valid row; nothing to compare")
-    first = min(r[0] for r in mine)
-    specs = {c.broker for r in mine for c in r[3].values()}
+    first = min(r[0] for r in after.runs)
+    files = {r[2] for r in after.runs}
+    specs = {c.broker for c in after.cells.values()}
     folders = {os.path.dirname(os.path.dirname(f)) for f in files}
-    earlier = []
+    earlier = []          # (start, results, the specs its manifest names or None), newest first
     for d in sorted(folders):
         for name in sorted(os.listdir(d)):
-            f = os.path.join(d, name, "results.jsonl")
-            if f not in files and os.path.isfile(f) and (r := read_run(f, [])) and r[0] < first:
-                earlier.append(r)
+            f = os.path.join(d, name, RESULTS)
+            if f in files or not os.path.isfile(f):
+                continue
+            m = manifest_of(f)
+            start = row_schema.parse_time(m.get("started_at"))
+            named = ({b.get("spec") for b in m.get("brokers") or [] if isinstance(b, dict)} or None) if start else None
+            if start is None and (r := read_run(f, [])):
+                start = r[0]
+            if start is not None and start < first:
+                earlier.append((start, f, named))
+    earlier.sort(key=lambda e: (e[0], e[1]), reverse=True)
+    read: dict[str, tuple | None] = {}
     cells, used = {}, []
     for spec in sorted(specs):
-        theirs = sorted((r for r in earlier if any(c.broker == spec for c in r[3].values())), key=lambda r: r[:2])
-        if theirs:
-            used.append(theirs[-1][1])
-            cells.update({k: c for k, c in theirs[-1][3].items() if c.broker == spec})
+        for _, f, named in earlier:
+            if named is not None and spec not in named:
+                continue
+            r = read[f] if f in read else read.setdefault(f, read_run(f, []))
+            theirs = {k: c for k, c in (r[3] if r else {}).items() if c.broker == spec}
+            if theirs:
+                used.append(r[1])
+                cells.update(theirs)
+                break
     if not cells:
         raise NoEarlierRun(f"no earlier run of {', '.join(sorted(specs))} in {', '.join(sorted(folders))} to "
                            "compare with; --baseline BASELINE compares with one")
@@ -139,16 +156,16 @@ def main(argv=None) -> int:
     args = parser().parse_args(argv)
     files = run_files(args)
     known = [] if args.known == "none" else known_list.read(args.known)
+    after = load(files)
+    if not after.cells:
+        raise ReportError("the runs hold no valid row; nothing to compare")
     try:
-        before, what = read_baseline(args.baseline) if args.baseline else previous_runs(files)
+        before, what = read_baseline(args.baseline) if args.baseline else previous_runs(after)
     except NoEarlierRun as e:
         if not args.if_earlier:
             raise
         print(f"diff: skipped: {e}")
         return 0
-    after = load(files)
-    if not after.cells:
-        raise ReportError("the runs hold no valid row; nothing to compare")
     changed = [r for r in compare(before, after.cells, known) if r[0] not in UNCHANGED
                and (r[2] is not None or r[1].broker in {c.broker for c in after.cells.values()})]
     runs = ", ".join(r[1] for r in after.runs)

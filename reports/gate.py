@@ -418,9 +418,7 @@ def main(argv=None) -> int:
     runs = list(args.runs) + (read_runs_from(args.runs_from) if args.runs_from else [])
     if not runs and not args.results_dir:
         raise ReportError("no runs: give --results-dir DIR and/or run folders")
-    known = ([] if not args.baseline or args.known_deviations == "none"
-             or (args.known_deviations == known_list.DEFAULT and not os.path.exists(known_list.DEFAULT))
-             else known_list.read(args.known_deviations))
+    known = known_list.entries_of(args.known_deviations) if args.baseline else []
     base = read_baseline(args.baseline) if args.baseline else None
     cur = load(find_runs(args.results_dir, runs), args.last)
     if not cur.cells:

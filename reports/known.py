@@ -148,6 +148,15 @@ def release_line(version: str | None) -> str | None:
     return f"{m.group(1)}.{m.group(2)}" if m else None
 
 
+def entries_of(path: str | None) -> list[Known]:
+    """The list at ``path`` (None: the suite's own); none for ``none``, and none for the
+    suite's own list where it is not there (an installation without it gates without it)."""
+    path = DEFAULT if path is None else path
+    if path == "none" or (path == DEFAULT and not os.path.exists(DEFAULT)):
+        return []
+    return read(path)
+
+
 def read(path: str = DEFAULT) -> list[Known]:
     try:
         with open(path, encoding="utf-8") as fh:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from .known import without_note
-from .markup import api_label, column_of, detail_id, pct, slug
+from .markup import api_label, column_of, detail_id, pct, prop_key, slug
 from .markup import esc as _e
 
 def _apart(failing: list[dict]) -> tuple[list[dict], list[dict]]:
@@ -138,7 +138,7 @@ def family_section(brokers: list[str], matrix: list[dict]) -> str:
     for r in matrix:
         by[(family(r["property"]), r["broker"])][(r.get("api_key"), r.get("api_version"), r["property"])] = \
             r["latest_outcome"]
-    families = sorted({f for f, _ in by}, key=lambda f: (f[0] not in "PVDRCTSK", "PVDRCTSK".find(f[0]), f))
+    families = sorted({f for f, _ in by}, key=prop_key)
     out = ['<section id="families-sec"><h2>Families across brokers</h2><p class="muted">Share of each family\'s '
            "applicable cells that pass, per broker (click for its heatmap); <b>every broker</b>: of the cells "
            "asked applicably on every broker, the share passing on all of them.</p>"
@@ -186,7 +186,7 @@ def family_history(broker: str, points: list[dict]) -> str:
         return ""
     out = [f'<table class="family-history" data-broker="{_e(broker)}"><thead><tr><th>family</th>'
            f'<th colspan="{FAMILY_RUNS}">score in its last runs, oldest first</th></tr></thead><tbody>']
-    for fam in sorted(mine, key=lambda f: (f[0] not in "PVDRCTSK", "PVDRCTSK".find(f[0]), f)):
+    for fam in sorted(mine, key=prop_key):
         runs = sorted(mine[fam], key=lambda h: (str(h.get("run_start")), str(h["run_id"])))[-FAMILY_RUNS:]
         out.append(f'<tr data-family="{_e(fam)}"><th>{_e(fam)}</th>' + "".join(
             f'<td class="score{" na" if h.get("score") is None else ""}" data-run="{_e(h["run_id"])}" '

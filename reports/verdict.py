@@ -17,14 +17,13 @@ unseen are no evidence); else ``pass``.
 """
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
 
 from . import known as known_list
 from . import row_schema
+from .cells import manifest_of
 from .gate import compare, fails, run_completeness
-from .paths import MANIFEST
 
 #: gate categories that count as fixed in the verdict
 FIXED = ("fixed",)
@@ -62,13 +61,7 @@ class Broker:
 def companions_of(results: str) -> dict[str, str]:
     """spec -> the base it is a companion of, from the run's manifest (none when it has no
     manifest or names no companion)."""
-    try:
-        with open(os.path.join(os.path.dirname(results), MANIFEST), encoding="utf-8") as fh:
-            m = json.load(fh)
-    except (OSError, ValueError):
-        return {}
-    brokers = m.get("brokers") if isinstance(m, dict) else None
-    return {b["spec"]: b["companion_of"] for b in brokers or []
+    return {b["spec"]: b["companion_of"] for b in manifest_of(results).get("brokers") or []
             if isinstance(b, dict) and isinstance(b.get("spec"), str) and isinstance(b.get("companion_of"), str)}
 
 
