@@ -114,10 +114,13 @@ def _attrs(r: dict) -> str:
             f'data-property="{_e(r["property"])}"')
 
 
-def heatmap(broker: str, rows: list[dict], known_cells: dict | None = None, details: dict | None = None) -> str:
-    """``known_cells``: cell id -> the known deviation of Kafka its failing row is;
-    ``details``: cell id -> the id of its failing part's details."""
-    known_cells, details = known_cells or {}, details or {}
+def heatmap(broker: str, rows: list[dict], failing: list[dict] | None = None) -> str:
+    """``failing``: the broker's failing cells (the failures table's rows, one per spec that
+    failed a cell of its column): a cell's button opens its first one's details, and is drawn
+    as a known deviation of Kafka only when every one of them is one."""
+    by_cell = defaultdict(list)
+    for f in failing or []:
+        by_cell[cell_id(broker, f.get("api_key"), f.get("api_version"), f["property"])].append(f)
     props = sorted({r["property"] for r in rows}, key=prop_key)
     grid = defaultdict(dict)
     for r in rows:
@@ -139,10 +142,11 @@ def heatmap(broker: str, rows: list[dict], known_cells: dict | None = None, deta
             common = (f'id="cell-{cid}" class="cell o-{o}" {_attrs(r)} data-outcome="{o}" '
                       f'data-last-change="{_e(r.get("last_change_run_id"))}" title="{_e(_tip(r))}"')
             if o == "fail":
-                k = known_cells.get(cid)
+                parts = by_cell.get(cid, [])
+                k = parts[0]["known"] if parts and all(f.get("known") for f in parts) else None
                 if k:
                     common = common.replace(f'class="cell o-{o}"', f'class="cell o-{o} known"', 1)
-                d = details.get(cid, f"fail-{cid}")
+                d = detail_id(parts[0]) if parts else f"fail-{cid}"
                 out.append(f'<td><button type="button" {common} data-detail="{d}" data-known="{_e(k)}" '
                            f'aria-controls="{d}">{MARK[o]}</button></td>')
             else:
@@ -381,10 +385,7 @@ def page(d: dict) -> str:
                     f'<span class="score">{pct(overall.get("score"))}</span></h2>'
                     '<p class="muted">Rows: API and version; columns: property; colour: latest outcome. '
                     'Hover a cell for its counts; click a failing cell for its counterexample.</p>'
-                    + heatmap(b, mine, {cell_id(b, f.get("api_key"), f.get("api_version"), f["property"]):
-                                        f["known"] for f in fails[b] if f.get("known")},
-                              {cell_id(b, f.get("api_key"), f.get("api_version"), f["property"]): detail_id(f)
-                               for f in reversed(fails[b])}))
+                    + heatmap(b, mine, fails[b]))
         history = family_history(b, d.get("family_history") or [])
         if history:
             body.append(f"<h3>Families over its runs</h3>{history}")
