@@ -93,6 +93,10 @@ def _tip(r: dict) -> str:
     parts = parts.split(", ") if isinstance(parts, str) else list(parts)
     if len(parts) > 1 or any(not p.startswith(f"{r['broker']}: ") for p in parts):
         tip += "; asked on " + "; ".join(parts)
+    states = r.get("run_states") or []
+    states = states.split(", ") if isinstance(states, str) else list(states)
+    if states:
+        tip += f"\nlatest {len(states)} run(s), oldest first: " + "; ".join(states)
     if r.get("latest_message"):
         tip += f"\n{r['latest_message']}"
     return tip

@@ -17,6 +17,8 @@ from .row_schema import CELL_STATES, OUTCOMES, PASSING, SEVERITY
 CELL = ["broker", "api_key", "api_version", "property"]
 BUILD = ["broker_impl", "broker_version"]
 COUNTS = [f"n_{o}" for o in OUTCOMES]
+#: how many of a cell's latest runs ``run_states`` keeps (the dashboard's hover text)
+RECENT_RUNS = 12
 #: Cells per state (scores, history).
 STATE_COUNTS = [f"n_{s}" for s in CELL_STATES]
 
@@ -119,6 +121,13 @@ def run_cells(groups: DataFrame, runs_df: DataFrame) -> DataFrame:
         runs_df.select("file", "run_id", "run_start"), "file")
 
 
+def _last_runs(entries: Column) -> Column:
+    """A cell's states in its latest runs: its entries ``"<run start> <run id>: <state>"`` (text that sorts by
+    time) oldest first, the latest RECENT_RUNS of them."""
+    ordered = F.array_sort(entries)
+    return F.slice(ordered, F.greatest(F.size(ordered) - (RECENT_RUNS - 1), F.lit(1)), F.lit(RECENT_RUNS))
+
+
 def matrix(cells: DataFrame) -> DataFrame:
     """broker x api x version x property -> row outcome counts, latest outcome (the cell's
     state in the latest run, with its tests and how many were asked, and the row explaining
@@ -138,7 +147,9 @@ def matrix(cells: DataFrame) -> DataFrame:
     m = cells.groupBy(*CELL).agg(
         F.max("api_name").alias("api_name"), F.sum("n").alias("rows"), *_sums(),
         F.count("*").alias("runs"), F.max(latest).alias("l"), F.min(first_fail).alias("ff"),
-        F.max(change).alias("lc"))
+        F.max(change).alias("lc"),
+        _last_runs(F.collect_list(F.concat(F.date_format("run_start", "yyyy-MM-dd HH:mm:ss"), F.lit(" "),
+                                           "run_id", F.lit(": "), "state"))).alias("run_states"))
     return m.select(
         *CELL, "api_name", "rows", *COUNTS, "runs",
         F.col("l.outcome").alias("latest_outcome"), F.col("l.tests").alias("latest_tests"),
@@ -151,7 +162,7 @@ def matrix(cells: DataFrame) -> DataFrame:
         F.col("l.broker_impl").alias("latest_broker_impl"), F.col("l.broker_version").alias("latest_broker_version"),
         F.col("ff.run_id").alias("first_fail_run_id"), F.col("ff.run_start").alias("first_fail_run_start"),
         F.col("lc.run_id").alias("last_change_run_id"), F.col("lc.run_start").alias("last_change_run_start"),
-        F.col("lc.from_outcome").alias("last_change_from"))
+        F.col("lc.from_outcome").alias("last_change_from"), "run_states")
 
 
 APPLICABLE = PASSING + ("fail",)
@@ -302,7 +313,8 @@ def columns(m: DataFrame) -> DataFrame:
         F.min(F.when(F.col("first_fail_run_id").isNotNull(),
                      F.struct("first_fail_run_start", "first_fail_run_id"))).alias("ff"),
         F.max(change).alias("lc"),
-        F.array_sort(F.collect_list(F.concat_ws(": ", "broker", st))).alias("parts"))
+        F.array_sort(F.collect_list(F.concat_ws(": ", "broker", st))).alias("parts"),
+        _last_runs(F.flatten(F.collect_list("run_states"))).alias("run_states"))
     n = {o: F.col(f"s_{o}") for o in OUTCOMES}
     state_ = (F.when(n["fail"] > 0, "fail").when(n["error"] > 0, "error")
               .when(n["pass"] > 0, F.when(n["unsupported"] + n["skip"] > 0, "partial").otherwise("pass"))
@@ -318,4 +330,4 @@ def columns(m: DataFrame) -> DataFrame:
         F.col("ff.first_fail_run_start").alias("first_fail_run_start"),
         F.col("lc.last_change_run_id").alias("last_change_run_id"),
         F.col("lc.last_change_run_start").alias("last_change_run_start"),
-        F.col("lc.last_change_from").alias("last_change_from"), "parts")
+        F.col("lc.last_change_from").alias("last_change_from"), "parts", "run_states")

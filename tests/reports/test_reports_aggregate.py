@@ -6,11 +6,12 @@ import json
 import os
 import shlex
 from collections import defaultdict
+from datetime import timezone
 
 import pytest
 
 from reports_scenario import BLANK, CRAFTED, MALFORMED, PARTIAL
-from reports import row_schema
+from reports import row_schema, tables
 
 OUTCOMES = row_schema.OUTCOMES
 
@@ -257,6 +258,20 @@ def test_history_is_each_runs_score_per_broker(report, py):
     crafted = {h["run_id"]: (h["passing"], h["applicable"], h["n_partial"]) for h in report["tables"]["history"]
                if h["broker"] == CRAFTED}
     assert crafted == {"zz-a": (4, 5, 0), "aa-b": (5, 7, 1), "mm-c": (1, 4, 0)}
+
+
+def test_each_cell_keeps_its_states_in_its_latest_runs_oldest_first(report, py):
+    seqs = defaultdict(list)  # cell -> [(run start, run id, state)]
+    for (broker, (start, run_id, path)), cells in py["per_run"].items():
+        for cell, (_, _, state, _) in cells.items():
+            seqs[cell].append((start, run_id, state))
+    longest = 0
+    for m in report["tables"]["matrix"]:
+        seq = sorted(seqs[_key(m)])[-tables.RECENT_RUNS:]
+        want = [f"{start.astimezone(timezone.utc):%Y-%m-%d %H:%M:%S} {run_id}: {state}" for start, run_id, state in seq]
+        assert list(m["run_states"]) == want, _key(m)
+        longest = max(longest, len(want))
+    assert longest > 1   # the scenario has cells asked in several runs
 
 
 def test_each_cell_knows_when_it_last_changed(report, py):

@@ -179,6 +179,10 @@ def test_cells_say_when_they_last_changed(page, report):
     cell = page.find_element(By.ID, "cell-crafted-19-0-P1")  # pass in zz-a, fail in aa-b and mm-c
     assert cell.get_attribute("data-last-change") == "aa-b"
     assert "last changed in run aa-b" in cell.get_attribute("title") and "from pass" in cell.get_attribute("title")
+    # hovering shows the cell's state in each of its runs, oldest first
+    [states] = [line for line in cell.get_attribute("title").splitlines() if line.startswith("latest 3 run(s)")]
+    assert [e.split(" ", 2)[2] for e in states.split(": ", 1)[1].split("; ")] == \
+        ["zz-a: pass", "aa-b: fail", "mm-c: fail"], states
     v1 = page.find_element(By.ID, "cell-crafted-19-0-V1")
     assert v1.get_attribute("data-last-change") == "" and "unchanged in its 2 run(s)" in v1.get_attribute("title")
 
