@@ -49,7 +49,15 @@ def machine_class(row: Row):
         else:
             @initialize(op=first, ops=seeds)
             def create_first_topics_then_give_every_family_state(self, op, ops):
-                for one in (op, *ops):
+                # the invariants between these steps too, as after every drawn step (and as
+                # ``run.play`` replays them): a family's step on the first topics must not race
+                # their reaching the broker's metadata (Kafka acknowledges CreateTopics once the
+                # controller committed it; its brokers apply the records after: KafkaApis
+                # handleAddPartitionsToTxnRequest answers UNKNOWN_TOPIC_OR_PARTITION for a
+                # partition not yet in its metadataCache)
+                for i, one in enumerate((op, *ops)):
+                    if i:
+                        check_invariants(self.run)
                     self.run.execute(one)
 
         @rule(op=steps)

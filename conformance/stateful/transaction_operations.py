@@ -1,10 +1,12 @@
 """S2's operations on transactions (KIP-98 "Exactly Once Delivery and Transactional
 Messaging"): a transactional producer with the example's id ``SUB-tx1`` adds partitions of
 the example's topics to its transaction (AddPartitionsToTxn v0-3, the client's versions;
-InitProducerId first, once per example) and commits or aborts it (EndTxn below v5: KIP-98's
-transactions, not KIP-890's V2 whose epoch bumps at every end), as the X properties' producer
-does (``conformance/test_transactions.py``). DescribeTransactions is the family's invariant
-(``plane_invariants.py``): the state, the producer id, the partitions added.
+InitProducerId first, once per example; UNKNOWN_TOPIC_OR_PARTITION re-sent, as the Java
+producer re-sends it while the coordinator's metadata lacks a topic just made) and commits
+or aborts it (EndTxn below v5: KIP-98's transactions, not KIP-890's V2 whose epoch bumps at
+every end), as the X properties' producer does (``conformance/test_transactions.py``).
+DescribeTransactions is the family's invariant (``plane_invariants.py``): the state, the
+producer id, the partitions added.
 
 What a topic's deletion does to an open transaction that added its partitions is the rule
 TOPIC_DELETION_SKIPS_TXN_MARKERS (``reference/plane_rules.py``): nothing until it ends, and
@@ -74,10 +76,14 @@ class AddPartitionsToTxn(FamilyOperation):
             run.check.expect_field(["results_by_topic_v3_and_below", "results_by_partition", "partition_error_code"],
                                    refused=WAITS, setup=True, retry_s=VISIBLE_S,
                                    says=f"setup: the previous transaction of {tid!r} has ended (none of {WAITS})")
+            # re-sent until NONE: a topic the controller acknowledged may not be in the
+            # coordinator's metadata yet (UNKNOWN_TOPIC_OR_PARTITION, the rest
+            # OPERATION_NOT_ATTEMPTED), which the Java producer re-sends (TransactionManager
+            # AddPartitionsToTxnHandler); one still refused after VISIBLE_S is the finding
             for p in op["partitions"]:
                 run.check.expect_field(["results_by_topic_v3_and_below", {"name": topic}, "results_by_partition",
                                         {"partition_index": p}, "partition_error_code"], [Errors.NONE], count=1,
-                                       says=f"AddPartitionsToTxn v{v} of {topic}-{p} to {tid!r}: NONE")
+                                       retry_s=VISIBLE_S, says=f"AddPartitionsToTxn v{v} of {topic}-{p} to {tid!r}: NONE")
         m.txn_added(topic, op["partitions"])
         self.settled(run, line, "NONE")
 
