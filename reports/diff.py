@@ -155,7 +155,7 @@ def _side(c, out: str, repro: str) -> str:
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     files = run_files(args)
-    known = [] if args.known == "none" else known_list.read(args.known)
+    known = known_list.entries_of(args.known)
     after = load(files)
     if not after.cells:
         raise ReportError("the runs hold no valid row; nothing to compare")

@@ -194,7 +194,7 @@ def _finding(out: str, repro: str, f: str, row: dict, like=None) -> str:
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
     files = run_files(args)
-    known = [] if args.known == "none" else known_list.read(args.known)
+    known = known_list.entries_of(args.known)
     baseline = read_baseline(args.baseline) if args.baseline else None
     text = summarise(files, args.out, args.repro or os.path.join(args.out, "repro"), known, baseline)
     print(f"summary: {write_page(args.out, 'SUMMARY.md', text)}")
