@@ -15,7 +15,7 @@ from typing import NamedTuple
 from protocol.kafka_sources import KAFKA
 
 #: The admin families S2 drives, in the order its coverage lists them.
-FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "transactions", "features")
+FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "transactions", "features", "tokens")
 
 _REPLICATION = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 _OFFSETS = KAFKA + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java"
@@ -66,6 +66,16 @@ SCRAM_UPSERT_KEEPS_QUOTAS = CrossRule(
     "upserting a SCRAM credential for a user leaves the quotas set for that user before",
     KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ScramControlManager.java (UserScramCredentialRecord"
             " touches credentials only)")
+SCRAM_DELETION_KEEPS_TOKENS = CrossRule(
+    "scram-deletion-keeps-tokens", ("scram", "tokens"),
+    "deleting a user's SCRAM credentials leaves the delegation tokens it owns (DescribeDelegationToken still lists "
+    "them): a token is a record of its own, not a credential of its owner's",
+    KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ScramControlManager.java (RemoveUserScramCredential"
+            "Record touches credentials only); " + KAFKA
+    + "metadata/src/main/java/org/apache/kafka/controller/DelegationTokenControlManager.java (a token goes only by "
+      "an expiry: RemoveDelegationTokenRecord); ZooKeeper mode: " + KAFKA
+    + "core/src/main/scala/kafka/server/DelegationTokenManager.scala (tokens under /delegation_token, apart from "
+      "the users' SCRAM configs)")
 FEATURES_STAY = CrossRule(
     "features-stay", ("features", "groups"),
     "no admin request but an applied UpdateFeatures changes a finalized feature level (ApiVersions lists the same "
@@ -94,7 +104,8 @@ TXN_END_MARKS_THE_LOG = CrossRule(
 
 RULES: tuple[CrossRule, ...] = (TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEEPS_ACLS, TOPIC_DELETION_SKIPS_TXN_MARKERS,
                                 RECREATED_TOPIC_INHERITS_NOTHING, SCRAM_DELETION_KEEPS_QUOTAS,
-                                SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS, TXN_END_MARKS_THE_LOG, FEATURES_STAY)
+                                SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS, TXN_END_MARKS_THE_LOG, FEATURES_STAY,
+                                SCRAM_DELETION_KEEPS_TOKENS)
 BY_ID = {r.id: r for r in RULES}
 
 __all__ = ["BY_ID", "FAMILIES", "RULES", "CrossRule"] + [name for name, v in dict(globals()).items()

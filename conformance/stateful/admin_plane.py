@@ -3,9 +3,10 @@
 One row per broker. Its examples are sequences of S1's topic, config and log operations
 (every advertised version, plain and unplain: ``steps.OPERATIONS``) among the admin
 families' operations (``acl_operations.py``, ``quota_operations.py``,
-``scram_operations.py``, ``group_operations.py``, ``feature_operations.py``), all on one
-example's names (``plane_model.py``), so that a topic's deletion meets the offsets, ACLs and
-a re-creation that name it, and a user's credentials meet its quotas and ACLs. After every
+``scram_operations.py``, ``group_operations.py``, ``transaction_operations.py``,
+``feature_operations.py``, ``token_operations.py``), all on one example's names
+(``plane_model.py``), so that a topic's deletion meets the offsets, ACLs and a re-creation
+that name it, and a user's credentials meet its quotas, ACLs and tokens. After every
 step S1's invariants and each family's (``plane_invariants.py``) hold; the cross-family
 rules (``reference/plane_rules.py``) the steps hit are counted in the row's coverage.
 
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation
-from protocol import ApiKey, requests, schema_facts
+from protocol import ApiKey, Errors, requests, schema_facts
 from reference import plane_rules as rules
 from protocol.requests import AclOperation, AclPermission
 from reference.features import DOWNGRADABLE
@@ -36,6 +37,7 @@ from . import plane_invariants
 from .acl_operations import CreateAcls, DeleteAcls
 from .feature_operations import UpdateFeatures
 from .group_operations import DeleteGroups, OffsetCommit
+from .token_operations import RENEWERS, CreateDelegationToken, ExpireDelegationToken, RenewDelegationToken
 from .transaction_operations import END_BELOW, AddPartitionsToTxn, EndTxn
 from .operation import Operations
 from .plane_model import PlaneModel
@@ -46,7 +48,8 @@ from .steps import OPERATIONS, Strategies
 
 #: The families' operations, in draw order (a fixed seed draws by position: keep it).
 FAMILY_OPERATIONS = (CreateAcls(), DeleteAcls(), AlterClientQuotas(), AlterUserScramCredentials(), OffsetCommit(),
-                     DeleteGroups(), UpdateFeatures(), AddPartitionsToTxn(), EndTxn())
+                     DeleteGroups(), UpdateFeatures(), AddPartitionsToTxn(), EndTxn(), CreateDelegationToken(),
+                     RenewDelegationToken(), ExpireDelegationToken())
 S2 = Operations(OPERATIONS + FAMILY_OPERATIONS)
 #: ApiVersions lists finalized features from v3 (KIP-584; ApiVersionsResponse.json)
 FEATURES_VERSION = schema_facts.first_version_with(ApiKey.ApiVersions, "finalized_features", schema_facts.RESPONSE)
@@ -54,9 +57,14 @@ FEATURES_VERSION = schema_facts.first_version_with(ApiKey.ApiVersions, "finalize
 DESCRIBES = {"acls": (ApiKey.DescribeAcls,), "quotas": (ApiKey.DescribeClientQuotas,),
              "scram": (ApiKey.DescribeUserScramCredentials,), "groups": (ApiKey.OffsetFetch, ApiKey.FindCoordinator),
              "transactions": (ApiKey.InitProducerId, ApiKey.FindCoordinator, ApiKey.DescribeTransactions),
-             "features": (ApiKey.ApiVersions,)}
+             "features": (ApiKey.ApiVersions,), "tokens": (ApiKey.DescribeDelegationToken,)}
+#: What a broker answers a token request with when it makes no tokens: on a listener that
+#: authenticates no one (KafkaApis.allowTokenRequests), or without delegation.token.secret.key
+TOKENS_OFF = (Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, Errors.DELEGATION_TOKEN_AUTH_DISABLED)
 #: How many options of a step's draw each family operation is (default 2; S1's are 1 each).
-WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.AddPartitionsToTxn: 1, ApiKey.EndTxn: 1, ApiKey.AlterUserScramCredentials: 3, ApiKey.UpdateFeatures: 1, ApiKey.DeleteAcls: 1}
+WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.AddPartitionsToTxn: 1, ApiKey.EndTxn: 1, ApiKey.AlterUserScramCredentials: 3,
+          ApiKey.UpdateFeatures: 1, ApiKey.DeleteAcls: 1, ApiKey.CreateDelegationToken: 1,
+          ApiKey.RenewDelegationToken: 1, ApiKey.ExpireDelegationToken: 1}
 #: The family of each of S1's operations (coverage).
 S1_FAMILY = {ApiKey.CreateTopics: "topics", ApiKey.DeleteTopics: "topics", ApiKey.CreatePartitions: "topics",
              ApiKey.Metadata: "topics", ApiKey.IncrementalAlterConfigs: "configs", ApiKey.AlterConfigs: "configs",
@@ -101,6 +109,8 @@ class PlaneStrategies(Strategies):
                                                             "perm": int(AclPermission.ALLOW)}]}))
         if ApiKey.AddPartitionsToTxn in row.ranges and "transactions" in row.families:
             out.append(at(ApiKey.AddPartitionsToTxn, {"topic": "a", "partitions": [0]}))
+        if ApiKey.CreateDelegationToken in row.ranges and "tokens" in row.families:
+            out.append(at(ApiKey.CreateDelegationToken, {"user": "u1", "lifetime": 3_600_000}))
         if ApiKey.OffsetCommit in row.ranges and "groups" in row.families:
             out.append(at(ApiKey.OffsetCommit, {"group": "g1", "topic": "a", "partitions": [0], "offset": 7,
                                                 "metadata": ""}))
@@ -141,6 +151,7 @@ class PlaneRow(Row):
         self.movable_features: tuple[str, ...] = ()
         self.features_version = 0
         self.features: dict[str, int] = {}
+        self.tokens_version = 0
         self.acls = self.quotas = self.scram = self.groups = None
         self._coordinators: dict[str, Admin] = {}
         self.totals = {"examples": 0, "steps": 0}
@@ -183,6 +194,8 @@ class PlaneRow(Row):
         self._family("groups", (ApiKey.OffsetCommit, ApiKey.DeleteGroups), self._groups)
         self._family("transactions", (ApiKey.AddPartitionsToTxn, ApiKey.EndTxn), self._transactions)
         self._family("features", (), self._features)
+        self._family("tokens", (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken,
+                                ApiKey.ExpireDelegationToken), self._tokens)
 
     def _family(self, family: str, apis, start) -> None:
         missing = [a.name for a in (*apis, *DESCRIBES.get(family, ())) if self.check.broker.advertised(a) is None]
@@ -228,6 +241,23 @@ class PlaneRow(Row):
         self.features = {f["name"]: f["max_version_level"] for f in answer.get("finalized_features") or []}
         self.movable_features = tuple(f for f in DOWNGRADABLE if self.features.get(f, 0) >= 1)
 
+    def _tokens(self):
+        """Tokens are made where a CreateDelegationToken with an owner is in range and the
+        broker's describe of them answers NONE; one of TOKENS_OFF is the evidence that it
+        makes none (a PLAINTEXT listener, no secret key), any other answer the invariant's
+        finding."""
+        if ApiKey.CreateDelegationToken not in self.ranges:
+            lo, hi = self.check.broker.advertised(ApiKey.CreateDelegationToken)
+            raise Unsupported(f"S2 asks CreateDelegationToken from v{CreateDelegationToken.min_version} (an owner, "
+                              f"KIP-373); the broker advertises v{lo}-{hi}")
+        v = self.tokens_version = Admin(self.check, self.client).version(ApiKey.DescribeDelegationToken)
+        answer = self.client.answered(ApiKey.DescribeDelegationToken, v,
+                                      requests.describe_delegation_token(v, [("User", n) for _, n in RENEWERS]))
+        if answer.get("error_code") in TOKENS_OFF:
+            raise Unsupported(f"DescribeDelegationToken v{v} answered {Errors(answer['error_code']).name}: the broker "
+                              "makes no tokens on this listener (KafkaApis.allowTokenRequests: a listener without "
+                              "SASL; DELEGATION_TOKEN_AUTH_DISABLED: no delegation.token.secret.key)")
+
     def family_looks(self) -> list:
         return plane_invariants.looks(self)
 
@@ -240,7 +270,7 @@ class PlaneRow(Row):
 
     def example_ended(self, run) -> None:
         """Remove what the example made beside its topics (unjudged: its ACLs, quotas, SCRAM
-        credentials and groups), and add its steps, families reached and rules hit to the
+        credentials, groups and delegation tokens), and add its steps, families reached and rules hit to the
         row's coverage."""
         self._forget(run.model)
         self.totals["steps"] += len(run.ops)
@@ -269,6 +299,10 @@ class PlaneRow(Row):
                 self.scram.forget(m.scram)
             if self.groups is not None and m.asked:
                 self.groups.forget(sorted(m.asked))
+            if m.tokens:
+                v = Admin(self.check, self.client).version(ApiKey.ExpireDelegationToken)
+                for token in m.tokens.values():
+                    self.client.send(ApiKey.ExpireDelegationToken, v, requests.expire_delegation_token(v, token.hmac, -1))
             if m.txn_state == "Ongoing":
                 tid = m.name("tx1")
                 coordinator = self.transaction_coordinator(tid)

@@ -13,7 +13,10 @@ their metadata image asynchronously; the coordinator writes offsets through its 
   example, answers the model's offset and metadata, or -1 (a deleted topic's, a deleted
   group's);
 * features: ApiVersions lists the finalized features at the levels learnt before the first
-  step (``reference/plane_rules.py`` FEATURES_STAY).
+  step (``reference/plane_rules.py`` FEATURES_STAY);
+* delegation tokens: DescribeDelegationToken of both users lists exactly the model's tokens
+  of each (as many, each once), every one renewable by the super user alone (the HMACs and
+  ids are the broker's, new on every run: counted, not compared).
 """
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from reference.group_rules import BY_TOPIC_ID_FROM, NO_OFFSET
 from reference.quota_rules import entity
 
 from ..acl_model import everything_of
+from .token_operations import SUPER_NAME as RENEWER
 
 USERS = ("u1", "u2")
 #: the steps after which the features look counts FEATURES_STAY (a level kept between group operations)
@@ -107,8 +111,29 @@ def _features(run) -> dict:
     return {}
 
 
+def _tokens(run) -> dict:
+    m, check, row = run.model, run.check, run.row
+    users = [m.user(u) for u in USERS]
+    v = row.tokens_version
+    row.client.answered(ApiKey.DescribeDelegationToken, v,
+                        build.describe_delegation_token(v, [("User", u) for u in users]))
+    check.expect_field(["error_code"], [Errors.NONE], says=f"DescribeDelegationToken v{v} of {users}: NONE")
+    owners = sorted(t.owner for t in m.tokens.values())
+    check.expect_field(["tokens", "principal_name"], sorted(set(owners)), count=len(owners),
+                       says=f"the example's tokens, {len(owners)}, each owned by its user")
+    for u in users:
+        n = owners.count(u)
+        check.expect_field(["tokens", {"principal_name": u}, "token_id"], None, count=n, distinct=True,
+                           says=f"{u} owns {n} token(s), each listed once")
+    if owners:
+        check.expect_field(["tokens", "renewers", "principal_name"], [RENEWER], count=len(owners),
+                           says=f"each token's one renewer is {RENEWER}")
+    return {}
+
+
 #: Each family's invariant, in the order they are looked at: (family, script line, look).
 LOOKS = (("acls", "(invariant) DescribeAcls", _acls), ("quotas", "(invariant) DescribeClientQuotas", _quotas),
          ("scram", "(invariant) DescribeUserScramCredentials", _scram), ("groups", "(invariant) OffsetFetch", _offsets),
          ("transactions", "(invariant) DescribeTransactions", _transactions),
-         ("features", "(invariant) ApiVersions finalized features", _features))
+         ("features", "(invariant) ApiVersions finalized features", _features),
+         ("tokens", "(invariant) DescribeDelegationToken", _tokens))

@@ -46,6 +46,8 @@ class PlaneModel(cm.Model):
         self.producer_step = -1         # the step InitProducerId answered (its learn note's source)
         self.txn_state: str | None = None
         self.txn_partitions: set[TP] = set()
+        #: delegation tokens the example made and did not expire: token id -> Token, in the order made
+        self.tokens: dict = {}
         #: finalized feature levels (name -> level), learnt before the first step
         self.features: dict[str, int] = {}
         #: names deleted in this example and not created since
@@ -104,7 +106,8 @@ class PlaneModel(cm.Model):
 
     # -- SCRAM credentials: what their changes leave of the other families ----------------------
     def scram_changed(self, user: str, deleted: bool) -> None:
-        """SCRAM_DELETION_KEEPS_QUOTAS, SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS."""
+        """SCRAM_DELETION_KEEPS_QUOTAS, SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS,
+        SCRAM_DELETION_KEEPS_TOKENS."""
         quota = any(dict(ent).get("user") == user for ent in self.quotas.held)
         if deleted and quota:
             self.hit(rules.SCRAM_DELETION_KEEPS_QUOTAS)
@@ -112,6 +115,8 @@ class PlaneModel(cm.Model):
             self.hit(rules.SCRAM_UPSERT_KEEPS_QUOTAS)
         if deleted and any(b.principal == "User:" + user for b in self.acls.held):
             self.hit(rules.SCRAM_DELETION_KEEPS_ACLS)
+        if deleted and any(t.owner == user for t in self.tokens.values()):
+            self.hit(rules.SCRAM_DELETION_KEEPS_TOKENS)
 
     # -- transactions ---------------------------------------------------------------------------
     def txn_added(self, topic: str, partitions: list[int]) -> None:

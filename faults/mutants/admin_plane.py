@@ -253,3 +253,43 @@ class QuotaLostWithScramDeletion(Mutant):
                         0, [((("user", user),), [(k, None) for k in sorted(keys)])]))
                     self.until_shown(lambda u=user: not _held(self.upstream, 0, (("user", u),)))
         return None
+
+
+# -- SCRAM credentials and delegation tokens ------------------------------------------------------
+
+def _tokens_of(upstream, user: str) -> list:
+    """The tokens DescribeDelegationToken (v1) lists for the owner ``user``."""
+    answer = upstream(ApiKey.DescribeDelegationToken, 1, requests.describe_delegation_token(1, [("User", user)]))
+    return [t for t in answer.get("tokens") or [] if t.get("principal_name") == user]
+
+
+@mutant
+class TokensLostWithScramDeletion(Mutant):
+    """An AlterUserScramCredentials deletion answered NONE for a user also expires the
+    delegation tokens that user owns (through the side channel, as the super user, their
+    renewer in S2: ExpireDelegationToken with a negative period of each HMAC a
+    CreateDelegationToken answer gave it), where Kafka keeps them (``ScramControlManager``:
+    RemoveUserScramCredentialRecord touches credentials only; ``DelegationTokenControlManager``
+    removes a token only on its expiry)."""
+    name = "tokens-lost-with-scram-deletion"
+    catches = ("S2",)
+    apis = (ApiKey.CreateDelegationToken, ApiKey.AlterUserScramCredentials)
+    over = OVER
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.hmacs: dict[str, list[bytes]] = {}
+
+    def response(self, seen, body):
+        if seen.api_key == ApiKey.CreateDelegationToken:
+            if body.get("error_code") == Errors.NONE and body.get("principal_name"):
+                self.hmacs.setdefault(body["principal_name"], []).append(bytes(body["hmac"]))
+            return None
+        deleted = {d["name"] for d in seen.request.get("deletions") or []}
+        for r in body.get("results") or []:
+            user = r.get("user")
+            if user in deleted and r.get("error_code") == Errors.NONE and self.hmacs.get(user):
+                for hmac in self.hmacs.pop(user):
+                    self.upstream(ApiKey.ExpireDelegationToken, 1, requests.expire_delegation_token(1, hmac, -1))
+                self.until_shown(lambda u=user: not _tokens_of(self.upstream, u))
+        return None
