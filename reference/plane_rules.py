@@ -15,7 +15,8 @@ from typing import NamedTuple
 from protocol.kafka_sources import KAFKA
 
 #: The admin families S2 drives, in the order its coverage lists them.
-FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "transactions", "features", "tokens")
+FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "transactions", "features", "tokens",
+            "share")
 
 _REPLICATION = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 _OFFSETS = KAFKA + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java"
@@ -44,6 +45,16 @@ TOPIC_DELETION_KEEPS_ACLS = CrossRule(
     _REPLICATION + " (replay of RemoveTopicRecord removes the topic, its partitions and configs, no ACL); "
     + KAFKA + "metadata/src/main/java/org/apache/kafka/controller/AclControlManager.java (bindings go only by "
               "deleteAcls)")
+TOPIC_DELETION_DROPS_SHARE_OFFSETS = CrossRule(
+    "topic-deletion-drops-share-offsets", ("topics", "share"),
+    "a deleted topic's share group start offsets are gone from every share group that held them "
+    "(DescribeShareGroupOffsets of every topic no longer lists it; asked by name, start offset -1), the group "
+    "staying, and a topic re-created under the name has none (measured on kafka:4.4.0, 2026-12-04)",
+    KAFKA + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupMetadataManager.java "
+            "(maybeCleanupShareGroupState: the deleted topic ids leave the group's share-partition metadata), "
+            "called for the topics a metadata delta deletes; " + KAFKA
+    + "share-coordinator/src/main/java/org/apache/kafka/coordinator/share/ShareCoordinatorService.java "
+      "(onTopicsDeleted: their share-partition state deleted)")
 RECREATED_TOPIC_INHERITS_NOTHING = CrossRule(
     "recreated-topic-inherits-nothing", ("topics", "configs"),
     "a topic created again under a deleted name is a new topic: a new topic id, the default configs, an empty log "
@@ -105,7 +116,7 @@ TXN_END_MARKS_THE_LOG = CrossRule(
 RULES: tuple[CrossRule, ...] = (TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEEPS_ACLS, TOPIC_DELETION_SKIPS_TXN_MARKERS,
                                 RECREATED_TOPIC_INHERITS_NOTHING, SCRAM_DELETION_KEEPS_QUOTAS,
                                 SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS, TXN_END_MARKS_THE_LOG, FEATURES_STAY,
-                                SCRAM_DELETION_KEEPS_TOKENS)
+                                SCRAM_DELETION_KEEPS_TOKENS, TOPIC_DELETION_DROPS_SHARE_OFFSETS)
 BY_ID = {r.id: r for r in RULES}
 
 __all__ = ["BY_ID", "FAMILIES", "RULES", "CrossRule"] + [name for name, v in dict(globals()).items()

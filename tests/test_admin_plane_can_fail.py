@@ -13,10 +13,11 @@ family before it.
 
 The seed is fixed at 4: S2's ci profile (8 examples of 30 steps) hits the cross-family rules
 a mutant breaks at that seed (``coverage_by_check`` of a kafka:4.4.0 run with the tokens
-family, 2026-12-04: topic deletion among offsets 5, among ACLs 9, a re-created topic 8, a
-SCRAM deletion among quotas 2 and among tokens 2); before the tokens family, at seeds 1-3
-no example of the ci profile deleted a user's credential while it held a quota, and at
-seeds 1 and 3 none deleted a topic an ACL named (docs/mutation.md, "S2").
+and share families, 2026-12-04: topic deletion among offsets 6, among ACLs 3, among share
+group start offsets 2, a re-created topic 4, a SCRAM deletion among quotas 1 and among tokens
+1); before the tokens family, at seeds 1-3 no example of the ci profile deleted a user's
+credential while it held a quota, and at seeds 1 and 3 none deleted a topic an ACL named
+(docs/mutation.md, "S2").
 """
 from __future__ import annotations
 
@@ -44,6 +45,8 @@ SHOWN = {
     "feature-update-resets-group-state": ("(invariant) OffsetFetch", "UpdateFeatures", "OffsetCommit"),
     "tokens-lost-with-scram-deletion": ("(invariant) DescribeDelegationToken", "AlterUserScramCredentials",
                                         "CreateDelegationToken"),
+    "share-offsets-kept-after-topic-deletion": ("(invariant) DescribeShareGroupOffsets", "DeleteTopics",
+                                                "AlterShareGroupOffsets"),
 }
 
 

@@ -4,7 +4,8 @@ One row per broker. Its examples are sequences of S1's topic, config and log ope
 (every advertised version, plain and unplain: ``steps.OPERATIONS``) among the admin
 families' operations (``acl_operations.py``, ``quota_operations.py``,
 ``scram_operations.py``, ``group_operations.py``, ``transaction_operations.py``,
-``feature_operations.py``, ``token_operations.py``), all on one example's names
+``feature_operations.py``, ``token_operations.py``, ``share_operations.py``), all on one
+example's names
 (``plane_model.py``), so that a topic's deletion meets the offsets, ACLs and a re-creation
 that name it, and a user's credentials meet its quotas, ACLs and tokens. After every
 step S1's invariants and each family's (``plane_invariants.py``) hold; the cross-family
@@ -37,6 +38,7 @@ from . import plane_invariants
 from .acl_operations import CreateAcls, DeleteAcls
 from .feature_operations import UpdateFeatures
 from .group_operations import DeleteGroups, OffsetCommit
+from .share_operations import AlterShareGroupOffsets, DeleteShareGroupOffsets
 from .token_operations import RENEWERS, CreateDelegationToken, ExpireDelegationToken, RenewDelegationToken
 from .transaction_operations import END_BELOW, AddPartitionsToTxn, EndTxn
 from .operation import Operations
@@ -49,7 +51,8 @@ from .steps import OPERATIONS, Strategies
 #: The families' operations, in draw order (a fixed seed draws by position: keep it).
 FAMILY_OPERATIONS = (CreateAcls(), DeleteAcls(), AlterClientQuotas(), AlterUserScramCredentials(), OffsetCommit(),
                      DeleteGroups(), UpdateFeatures(), AddPartitionsToTxn(), EndTxn(), CreateDelegationToken(),
-                     RenewDelegationToken(), ExpireDelegationToken())
+                     RenewDelegationToken(), ExpireDelegationToken(), AlterShareGroupOffsets(),
+                     DeleteShareGroupOffsets())
 S2 = Operations(OPERATIONS + FAMILY_OPERATIONS)
 #: ApiVersions lists finalized features from v3 (KIP-584; ApiVersionsResponse.json)
 FEATURES_VERSION = schema_facts.first_version_with(ApiKey.ApiVersions, "finalized_features", schema_facts.RESPONSE)
@@ -57,14 +60,19 @@ FEATURES_VERSION = schema_facts.first_version_with(ApiKey.ApiVersions, "finalize
 DESCRIBES = {"acls": (ApiKey.DescribeAcls,), "quotas": (ApiKey.DescribeClientQuotas,),
              "scram": (ApiKey.DescribeUserScramCredentials,), "groups": (ApiKey.OffsetFetch, ApiKey.FindCoordinator),
              "transactions": (ApiKey.InitProducerId, ApiKey.FindCoordinator, ApiKey.DescribeTransactions),
-             "features": (ApiKey.ApiVersions,), "tokens": (ApiKey.DescribeDelegationToken,)}
+             "features": (ApiKey.ApiVersions,), "tokens": (ApiKey.DescribeDelegationToken,),
+             "share": (ApiKey.DescribeShareGroupOffsets, ApiKey.FindCoordinator)}
+#: the finalized feature that turns share groups on (KIP-932 ``ShareVersion``): below level 1
+#: Kafka answers the share group APIs UNSUPPORTED_VERSION, though it advertises them
+SHARE_VERSION = "share.version"
 #: What a broker answers a token request with when it makes no tokens: on a listener that
 #: authenticates no one (KafkaApis.allowTokenRequests), or without delegation.token.secret.key
 TOKENS_OFF = (Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, Errors.DELEGATION_TOKEN_AUTH_DISABLED)
 #: How many options of a step's draw each family operation is (default 2; S1's are 1 each).
 WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.AddPartitionsToTxn: 1, ApiKey.EndTxn: 1, ApiKey.AlterUserScramCredentials: 3,
           ApiKey.UpdateFeatures: 1, ApiKey.DeleteAcls: 1, ApiKey.CreateDelegationToken: 1,
-          ApiKey.RenewDelegationToken: 1, ApiKey.ExpireDelegationToken: 1}
+          ApiKey.RenewDelegationToken: 1, ApiKey.ExpireDelegationToken: 1, ApiKey.AlterShareGroupOffsets: 2,
+          ApiKey.DeleteShareGroupOffsets: 1}
 #: The family of each of S1's operations (coverage).
 S1_FAMILY = {ApiKey.CreateTopics: "topics", ApiKey.DeleteTopics: "topics", ApiKey.CreatePartitions: "topics",
              ApiKey.Metadata: "topics", ApiKey.IncrementalAlterConfigs: "configs", ApiKey.AlterConfigs: "configs",
@@ -111,6 +119,9 @@ class PlaneStrategies(Strategies):
             out.append(at(ApiKey.AddPartitionsToTxn, {"topic": "a", "partitions": [0]}))
         if ApiKey.CreateDelegationToken in row.ranges and "tokens" in row.families:
             out.append(at(ApiKey.CreateDelegationToken, {"user": "u1", "lifetime": 3_600_000}))
+        if ApiKey.AlterShareGroupOffsets in row.ranges and "share" in row.families:
+            out.append(at(ApiKey.AlterShareGroupOffsets, {"group": "sg1", "topic": "a", "partitions": [0],
+                                                          "at": "end"}))
         if ApiKey.OffsetCommit in row.ranges and "groups" in row.families:
             out.append(at(ApiKey.OffsetCommit, {"group": "g1", "topic": "a", "partitions": [0], "offset": 7,
                                                 "metadata": ""}))
@@ -152,7 +163,7 @@ class PlaneRow(Row):
         self.features_version = 0
         self.features: dict[str, int] = {}
         self.tokens_version = 0
-        self.acls = self.quotas = self.scram = self.groups = None
+        self.acls = self.quotas = self.scram = self.groups = self.share = None
         self._coordinators: dict[str, Admin] = {}
         self.totals = {"examples": 0, "steps": 0}
         self.reached: dict[str, int] = {}
@@ -196,6 +207,7 @@ class PlaneRow(Row):
         self._family("features", (), self._features)
         self._family("tokens", (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken,
                                 ApiKey.ExpireDelegationToken), self._tokens)
+        self._family("share", (ApiKey.AlterShareGroupOffsets, ApiKey.DeleteShareGroupOffsets), self._share)
 
     def _family(self, family: str, apis, start) -> None:
         missing = [a.name for a in (*apis, *DESCRIBES.get(family, ())) if self.check.broker.advertised(a) is None]
@@ -258,6 +270,15 @@ class PlaneRow(Row):
                               "makes no tokens on this listener (KafkaApis.allowTokenRequests: a listener without "
                               "SASL; DELEGATION_TOKEN_AUTH_DISABLED: no delegation.token.secret.key)")
 
+    def _share(self):
+        """Share groups are on where the broker's finalized features (ApiVersions v3+) hold
+        ``share.version`` at 1 or more, or it shows none (then asked, and judged)."""
+        features = self.check.broker.config.features
+        if features and features.get(SHARE_VERSION, 0) < 1:
+            raise Unsupported(f"share groups are off: the finalized features {sorted(features)} lack {SHARE_VERSION} "
+                              ">= 1, without which Kafka answers the share group APIs UNSUPPORTED_VERSION (KIP-932)")
+        self.share = Groups(self.check)
+
     def family_looks(self) -> list:
         return plane_invariants.looks(self)
 
@@ -299,6 +320,8 @@ class PlaneRow(Row):
                 self.scram.forget(m.scram)
             if self.groups is not None and m.asked:
                 self.groups.forget(sorted(m.asked))
+            if self.share is not None and m.share:
+                self.share.forget(sorted(m.share))
             if m.tokens:
                 v = Admin(self.check, self.client).version(ApiKey.ExpireDelegationToken)
                 for token in m.tokens.values():

@@ -16,7 +16,10 @@ their metadata image asynchronously; the coordinator writes offsets through its 
   step (``reference/plane_rules.py`` FEATURES_STAY);
 * delegation tokens: DescribeDelegationToken of both users lists exactly the model's tokens
   of each (as many, each once), every one renewable by the super user alone (the HMACs and
-  ids are the broker's, new on every run: counted, not compared).
+  ids are the broker's, new on every run: counted, not compared);
+* share groups: DescribeShareGroupOffsets of each share group the example made, every topic
+  (``topics`` null), lists exactly the model's topics and, for each, the partitions with the
+  model's start offsets (a deleted topic's are gone: TOPIC_DELETION_DROPS_SHARE_OFFSETS).
 """
 from __future__ import annotations
 
@@ -131,9 +134,33 @@ def _tokens(run) -> dict:
     return {}
 
 
+def _share(run) -> dict:
+    m, check, share = run.model, run.check, run.row.share
+    v = share.admin.version(ApiKey.DescribeShareGroupOffsets)
+    for g in sorted(m.share):
+        held = m.share[g]
+        share.client(g).answered(ApiKey.DescribeShareGroupOffsets, v, build.describe_share_group_offsets(v, g, None))
+        at = ["groups", {"group_id": g}]
+        check.expect_field([*at, "error_code"], [Errors.NONE], count=1,
+                           says=f"DescribeShareGroupOffsets v{v} of {g!r} (every topic): NONE")
+        topics = sorted({t for t, _ in held})
+        check.expect_field([*at, "topics", "topic_name"], topics, count=len(topics),
+                           says=f"{g!r} holds start offsets of exactly {topics}")
+        for t in topics:
+            parts = sorted(p for tt, p in held if tt == t)
+            check.expect_field([*at, "topics", {"topic_name": t}, "partitions", "partition_index"], parts,
+                               count=len(parts), distinct=True, says=f"{g!r}: of {t}, exactly partitions {parts}")
+            for p in parts:
+                check.expect_field([*at, "topics", {"topic_name": t}, "partitions", {"partition_index": p},
+                                    "start_offset"], [held[(t, p)]], count=1,
+                                   says=f"{g!r}: {t}-{p} start offset {held[(t, p)]}")
+    return {}
+
+
 #: Each family's invariant, in the order they are looked at: (family, script line, look).
 LOOKS = (("acls", "(invariant) DescribeAcls", _acls), ("quotas", "(invariant) DescribeClientQuotas", _quotas),
          ("scram", "(invariant) DescribeUserScramCredentials", _scram), ("groups", "(invariant) OffsetFetch", _offsets),
          ("transactions", "(invariant) DescribeTransactions", _transactions),
          ("features", "(invariant) ApiVersions finalized features", _features),
-         ("tokens", "(invariant) DescribeDelegationToken", _tokens))
+         ("tokens", "(invariant) DescribeDelegationToken", _tokens),
+         ("share", "(invariant) DescribeShareGroupOffsets", _share))

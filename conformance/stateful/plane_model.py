@@ -46,6 +46,9 @@ class PlaneModel(cm.Model):
         self.producer_step = -1         # the step InitProducerId answered (its learn note's source)
         self.txn_state: str | None = None
         self.txn_partitions: set[TP] = set()
+        #: share group -> {(topic, partition): start offset}: every share group the example made
+        #: (an AlterShareGroupOffsets answered NONE), its start offsets
+        self.share: dict[str, dict[TP, int]] = {}
         #: delegation tokens the example made and did not expire: token id -> Token, in the order made
         self.tokens: dict = {}
         #: finalized feature levels (name -> level), learnt before the first step
@@ -76,7 +79,8 @@ class PlaneModel(cm.Model):
         return effect
 
     def topic_deleted(self, name: str) -> None:
-        """TOPIC_DELETION_DROPS_OFFSETS and TOPIC_DELETION_KEEPS_ACLS."""
+        """TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEEPS_ACLS and
+        TOPIC_DELETION_DROPS_SHARE_OFFSETS."""
         self.deleted_names.add(name)
         for group, held in self.groups.items():
             gone = [tp for tp in held if tp[0] == name]
@@ -88,6 +92,12 @@ class PlaneModel(cm.Model):
                     self.emptied.add(group)
         if any(b.name == name for b in self.acls.held):
             self.hit(rules.TOPIC_DELETION_KEEPS_ACLS)
+        for held in self.share.values():
+            gone = [tp for tp in held if tp[0] == name]
+            if gone:
+                self.hit(rules.TOPIC_DELETION_DROPS_SHARE_OFFSETS)
+                for tp in gone:
+                    del held[tp]
 
     def _create_one(self, item, validate_only, version) -> cm.Expect:
         """RECREATED_TOPIC_INHERITS_NOTHING: S1's model already makes a created topic anew (no
@@ -117,6 +127,15 @@ class PlaneModel(cm.Model):
             self.hit(rules.SCRAM_DELETION_KEEPS_ACLS)
         if deleted and any(t.owner == user for t in self.tokens.values()):
             self.hit(rules.SCRAM_DELETION_KEEPS_TOKENS)
+
+    # -- share groups ---------------------------------------------------------------------------
+    def share_altered(self, group: str, topic: str, starts: list[tuple[int, int]]) -> None:
+        self.share.setdefault(group, {}).update({(topic, p): o for p, o in starts})
+
+    def share_deleted(self, group: str, topic: str) -> None:
+        held = self.share[group]
+        for tp in [tp for tp in held if tp[0] == topic]:
+            del held[tp]
 
     # -- transactions ---------------------------------------------------------------------------
     def txn_added(self, topic: str, partitions: list[int]) -> None:

@@ -293,3 +293,62 @@ class TokensLostWithScramDeletion(Mutant):
                     self.upstream(ApiKey.ExpireDelegationToken, 1, requests.expire_delegation_token(1, hmac, -1))
                 self.until_shown(lambda u=user: not _tokens_of(self.upstream, u))
         return None
+
+
+# -- topics and share groups ------------------------------------------------------------------------
+
+@mutant
+class ShareOffsetsKeptAfterTopicDeletion(Mutant):
+    """After a DeleteTopics answered NONE for a topic, DescribeShareGroupOffsets of every topic
+    of a share group still lists that topic with the start offsets last altered for it (until
+    the name is given start offsets again), where Kafka drops them
+    (``GroupMetadataManager.maybeCleanupShareGroupState``, ``ShareCoordinatorService.onTopicsDeleted``):
+    a share coordinator that never hears of the deletion."""
+    name = "share-offsets-kept-after-topic-deletion"
+    catches = ("S2",)
+    apis = (ApiKey.AlterShareGroupOffsets, ApiKey.DeleteShareGroupOffsets, ApiKey.DeleteTopics,
+            ApiKey.DescribeShareGroupOffsets)
+    over = OVER
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        #: (group, topic) -> {partition: start offset}: altered and answered NONE
+        self.altered: dict[tuple[str, str], dict[int, int]] = {}
+        #: the same, for the topics deleted since: what the mutant still lists
+        self.ghosts: dict[tuple[str, str], dict[int, int]] = {}
+
+    def response(self, seen, body):
+        req = seen.request
+        if seen.api_key == ApiKey.AlterShareGroupOffsets and body.get("error_code") == Errors.NONE:
+            for t in req.get("topics") or []:
+                key = (req.get("group_id"), t["topic_name"])
+                self.ghosts.pop(key, None)
+                self.altered.setdefault(key, {}).update({p["partition_index"]: p["start_offset"]
+                                                         for p in t.get("partitions") or []})
+        elif seen.api_key == ApiKey.DeleteShareGroupOffsets:
+            for t in req.get("topics") or []:
+                self.altered.pop((req.get("group_id"), t["topic_name"]), None)
+        elif seen.api_key == ApiKey.DeleteTopics:
+            for name, _ in _deleted(seen, body):
+                for key in [k for k in self.altered if k[1] == name]:
+                    self.ghosts[key] = self.altered.pop(key)
+        elif seen.api_key == ApiKey.DescribeShareGroupOffsets and self.ghosts:
+            return self._described(seen, body)
+        return None
+
+    def _described(self, seen, body):
+        asked_all = {g.get("group_id") for g in seen.request.get("groups") or [] if g.get("topics") is None}
+        changed = False
+        groups = []
+        for g in body.get("groups") or []:
+            topics = list(g.get("topics") or [])
+            if g.get("group_id") in asked_all:
+                listed = {t.get("topic_name") for t in topics}
+                for (group, topic), starts in sorted(self.ghosts.items()):
+                    if group == g.get("group_id") and topic not in listed:
+                        changed = True
+                        topics.append({"topic_name": topic, "topic_id": ZERO_UUID, "partitions": [
+                            {"partition_index": p, "start_offset": o, "leader_epoch": 0, "lag": -1,
+                             "error_code": Errors.NONE, "error_message": None} for p, o in sorted(starts.items())]})
+            groups.append({**g, "topics": topics})
+        return {**body, "groups": groups} if changed else None
