@@ -434,3 +434,32 @@ def test_a_reproducer_without_a_principals_password_says_how_to_give_it(tmp_path
                         "--sasl", "restricted=someone:pw", "--sasl", "super=admin:pw"],
                        capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and "cannot connect" in p.stdout and "super=admin" in p.stdout, p.stdout
+
+
+@pytest.mark.fast
+def test_the_exporter_creates_only_topics_a_verdict_names_as_topics():
+    """A verdict that expects NONE for a run-prefixed name no recorded step creates makes the
+    exporter create that topic first (another check of the run had made it), but only where
+    the step's request names it as a topic: never an ACL's resource, a group's config
+    resource or a share group (S2 names all of them; creating one as a topic made a later
+    DeleteTopics of the same name answer NONE in the repro where the run got
+    UNKNOWN_TOPIC_OR_PARTITION)."""
+    from fixtures.repro.export import _needed_elsewhere
+    p = "kac-x-s2-1"
+    steps = [
+        {"api_key": ApiKey.DescribeConfigs, "request": {"resources": [
+            {"resource_type": 2, "resource_name": f"{p}-t"}, {"resource_type": 32, "resource_name": f"{p}-g1"}]}},
+        {"api_key": ApiKey.DescribeAcls, "request": {"resource_type_filter": 1, "resource_name_filter": None}},
+        {"api_key": ApiKey.AlterShareGroupOffsets, "request": {"group_id": f"{p}-sg1", "topics": [
+            {"topic_name": f"{p}-u", "partitions": []}]}},
+    ]
+    none = [int(Errors.NONE)]
+    expectations = [
+        {"kind": "field", "step": 0, "path": ["results", {"resource_name": f"{p}-t"}, "error_code"], "in": none},
+        {"kind": "field", "step": 0, "path": ["results", {"resource_name": f"{p}-g1"}, "error_code"], "in": none},
+        {"kind": "field", "step": 1, "path": ["resources", {"resource_name": f"{p}-a"}, "error_code"], "in": none},
+        {"kind": "field", "step": 2, "path": ["responses", {"topic_name": f"{p}-u"}, "error_code"], "in": none},
+        {"kind": "field", "step": 2, "path": ["groups", {"group_id": f"{p}-sg1"}, "error_code"], "in": none},
+    ]
+    assert _needed_elsewhere(expectations, [], p, steps) == [f"{p}-t"]
+    assert _needed_elsewhere(expectations, [f"{p}-t"], p, steps) == []
