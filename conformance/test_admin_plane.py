@@ -1,7 +1,7 @@
 """S2: random sequences across the whole admin plane keep the broker equal to one model.
 
 The operations (S1's on topics, configs and the log, and one per admin API of the ACL,
-client quota, SCRAM, group, transaction, feature, delegation token and share group families), the model of the plane, its invariants
+client quota, SCRAM, group, transaction, feature, delegation token, share group and group config families), the model of the plane, its invariants
 and the cross-family rules with their Kafka sources are ``conformance/stateful/admin_plane.py, plane_*.py``
 and ``reference/plane_rules.py``; ``docs/stateful.md`` ("S2") tells it in full. One row per
 broker (``api_key`` null). On a Kafka release the row runs on the ``preset=acl`` companion,
@@ -24,9 +24,9 @@ def test_s2_random_sequences_across_the_admin_plane_keep_the_broker_equal_to_one
     produce and DeleteRecords among CreateAcls, DeleteAcls, AlterClientQuotas,
     AlterUserScramCredentials, OffsetCommit, DeleteGroups, AddPartitionsToTxn, EndTxn,
     validate_only UpdateFeatures, Create-, Renew- and ExpireDelegationToken, Alter- and
-    DeleteShareGroupOffsets, each at any advertised version, on names shared across
-    families: every answer is the model's and, after every step, every family's describe
-    equals the model, a topic's deletion taking its offsets and share start offsets and
-    leaving its ACLs, a re-created topic inheriting nothing, a user's credentials leaving
-    its quotas, ACLs and tokens."""
+    DeleteShareGroupOffsets and group configs, each at any advertised version, on names
+    shared across families: every answer is the model's and, after every step, every
+    family's describe equals the model, a topic's deletion taking its offsets and share
+    start offsets and leaving its ACLs, a re-created topic inheriting nothing, a group's
+    deletion leaving its configs, a user's credentials leaving its quotas, ACLs and tokens."""
     run_s2(check)

@@ -16,7 +16,7 @@ from protocol.kafka_sources import KAFKA
 
 #: The admin families S2 drives, in the order its coverage lists them.
 FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "transactions", "features", "tokens",
-            "share")
+            "share", "group_configs")
 
 _REPLICATION = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 _OFFSETS = KAFKA + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java"
@@ -55,6 +55,15 @@ TOPIC_DELETION_DROPS_SHARE_OFFSETS = CrossRule(
             "called for the topics a metadata delta deletes; " + KAFKA
     + "share-coordinator/src/main/java/org/apache/kafka/coordinator/share/ShareCoordinatorService.java "
       "(onTopicsDeleted: their share-partition state deleted)")
+GROUP_DELETION_KEEPS_GROUP_CONFIGS = CrossRule(
+    "group-deletion-keeps-group-configs", ("groups", "group_configs"),
+    "deleting a group (DeleteGroups NONE) leaves the dynamic configs set for its name: DescribeConfigs of the "
+    "GROUP resource still shows them (measured on kafka:4.4.0, 2026-12-04: after DeleteGroups, 0.5 s and 3 s)",
+    "KIP-1142 \"Allow to list non-existent group which has dynamic config\" (a group's configs outlive it); "
+    + KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ConfigurationControlManager.java (GROUP "
+              "ConfigRecords, changed only by config requests); " + KAFKA
+    + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupCoordinatorService.java "
+      "(deleteGroups writes the group's tombstones to __consumer_offsets only)")
 RECREATED_TOPIC_INHERITS_NOTHING = CrossRule(
     "recreated-topic-inherits-nothing", ("topics", "configs"),
     "a topic created again under a deleted name is a new topic: a new topic id, the default configs, an empty log "
@@ -116,7 +125,8 @@ TXN_END_MARKS_THE_LOG = CrossRule(
 RULES: tuple[CrossRule, ...] = (TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEEPS_ACLS, TOPIC_DELETION_SKIPS_TXN_MARKERS,
                                 RECREATED_TOPIC_INHERITS_NOTHING, SCRAM_DELETION_KEEPS_QUOTAS,
                                 SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS, TXN_END_MARKS_THE_LOG, FEATURES_STAY,
-                                SCRAM_DELETION_KEEPS_TOKENS, TOPIC_DELETION_DROPS_SHARE_OFFSETS)
+                                SCRAM_DELETION_KEEPS_TOKENS, TOPIC_DELETION_DROPS_SHARE_OFFSETS,
+                                GROUP_DELETION_KEEPS_GROUP_CONFIGS)
 BY_ID = {r.id: r for r in RULES}
 
 __all__ = ["BY_ID", "FAMILIES", "RULES", "CrossRule"] + [name for name, v in dict(globals()).items()

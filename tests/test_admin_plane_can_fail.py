@@ -12,12 +12,12 @@ that step is the one that made the broker differ from the model) and the step of
 family before it.
 
 The seed is fixed at 4: S2's ci profile (8 examples of 30 steps) hits the cross-family rules
-a mutant breaks at that seed (``coverage_by_check`` of a kafka:4.4.0 run with the tokens
-and share families, 2026-12-04: topic deletion among offsets 6, among ACLs 3, among share
-group start offsets 2, a re-created topic 4, a SCRAM deletion among quotas 1 and among tokens
-1); before the tokens family, at seeds 1-3 no example of the ci profile deleted a user's
-credential while it held a quota, and at seeds 1 and 3 none deleted a topic an ACL named
-(docs/mutation.md, "S2").
+a mutant breaks at that seed (``coverage_by_check`` of a kafka:4.4.0 run with the tokens,
+share and group config families, 2026-12-04: topic deletion among offsets 3, among ACLs 4,
+among share group start offsets 4, a re-created topic 3, a SCRAM deletion among quotas 4 and
+among tokens 4, a group deletion among its configs 4); before the tokens family, at seeds
+1-3 no example of the ci profile deleted a user's credential while it held a quota, and at
+seeds 1 and 3 none deleted a topic an ACL named (docs/mutation.md, "S2").
 """
 from __future__ import annotations
 
@@ -47,6 +47,8 @@ SHOWN = {
                                         "CreateDelegationToken"),
     "share-offsets-kept-after-topic-deletion": ("(invariant) DescribeShareGroupOffsets", "DeleteTopics",
                                                 "AlterShareGroupOffsets"),
+    "group-configs-dropped-with-their-group": ("(invariant) DescribeConfigs of groups", "DeleteGroups",
+                                               "IncrementalAlterConfigs(GROUP)"),
 }
 
 

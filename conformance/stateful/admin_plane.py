@@ -4,8 +4,8 @@ One row per broker. Its examples are sequences of S1's topic, config and log ope
 (every advertised version, plain and unplain: ``steps.OPERATIONS``) among the admin
 families' operations (``acl_operations.py``, ``quota_operations.py``,
 ``scram_operations.py``, ``group_operations.py``, ``transaction_operations.py``,
-``feature_operations.py``, ``token_operations.py``, ``share_operations.py``), all on one
-example's names
+``feature_operations.py``, ``token_operations.py``, ``share_operations.py``,
+``group_config_operations.py``), all on one example's names
 (``plane_model.py``), so that a topic's deletion meets the offsets, ACLs and a re-creation
 that name it, and a user's credentials meet its quotas, ACLs and tokens. After every
 step S1's invariants and each family's (``plane_invariants.py``) hold; the cross-family
@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation
-from protocol import ApiKey, Errors, requests, schema_facts
+from protocol import ApiKey, ConfigResourceType, Errors, requests, schema_facts
 from reference import plane_rules as rules
 from protocol.requests import AclOperation, AclPermission
 from reference.features import DOWNGRADABLE
@@ -38,10 +38,11 @@ from . import plane_invariants
 from .acl_operations import CreateAcls, DeleteAcls
 from .feature_operations import UpdateFeatures
 from .group_operations import DeleteGroups, OffsetCommit
+from .group_config_operations import AlterGroupConfigs
 from .share_operations import AlterShareGroupOffsets, DeleteShareGroupOffsets
 from .token_operations import RENEWERS, CreateDelegationToken, ExpireDelegationToken, RenewDelegationToken
 from .transaction_operations import END_BELOW, AddPartitionsToTxn, EndTxn
-from .operation import Operations
+from .operation import FamilyOperation, Operations
 from .plane_model import PlaneModel
 from .quota_operations import AlterClientQuotas
 from .row import Row
@@ -52,7 +53,7 @@ from .steps import OPERATIONS, Strategies
 FAMILY_OPERATIONS = (CreateAcls(), DeleteAcls(), AlterClientQuotas(), AlterUserScramCredentials(), OffsetCommit(),
                      DeleteGroups(), UpdateFeatures(), AddPartitionsToTxn(), EndTxn(), CreateDelegationToken(),
                      RenewDelegationToken(), ExpireDelegationToken(), AlterShareGroupOffsets(),
-                     DeleteShareGroupOffsets())
+                     DeleteShareGroupOffsets(), AlterGroupConfigs())
 S2 = Operations(OPERATIONS + FAMILY_OPERATIONS)
 #: ApiVersions lists finalized features from v3 (KIP-584; ApiVersionsResponse.json)
 FEATURES_VERSION = schema_facts.first_version_with(ApiKey.ApiVersions, "finalized_features", schema_facts.RESPONSE)
@@ -61,7 +62,8 @@ DESCRIBES = {"acls": (ApiKey.DescribeAcls,), "quotas": (ApiKey.DescribeClientQuo
              "scram": (ApiKey.DescribeUserScramCredentials,), "groups": (ApiKey.OffsetFetch, ApiKey.FindCoordinator),
              "transactions": (ApiKey.InitProducerId, ApiKey.FindCoordinator, ApiKey.DescribeTransactions),
              "features": (ApiKey.ApiVersions,), "tokens": (ApiKey.DescribeDelegationToken,),
-             "share": (ApiKey.DescribeShareGroupOffsets, ApiKey.FindCoordinator)}
+             "share": (ApiKey.DescribeShareGroupOffsets, ApiKey.FindCoordinator),
+             "group_configs": (ApiKey.DescribeConfigs,)}
 #: the finalized feature that turns share groups on (KIP-932 ``ShareVersion``): below level 1
 #: Kafka answers the share group APIs UNSUPPORTED_VERSION, though it advertises them
 SHARE_VERSION = "share.version"
@@ -122,6 +124,9 @@ class PlaneStrategies(Strategies):
         if ApiKey.AlterShareGroupOffsets in row.ranges and "share" in row.families:
             out.append(at(ApiKey.AlterShareGroupOffsets, {"group": "sg1", "topic": "a", "partitions": [0],
                                                           "at": "end"}))
+        if ApiKey.IncrementalAlterConfigs in row.ranges and "group_configs" in row.families:
+            out.append(at(ApiKey.IncrementalAlterConfigs, {"api": AlterGroupConfigs().name, "group": "g1",
+                                                           "value": "50000"}))
         if ApiKey.OffsetCommit in row.ranges and "groups" in row.families:
             out.append(at(ApiKey.OffsetCommit, {"group": "g1", "topic": "a", "partitions": [0], "offset": 7,
                                                 "metadata": ""}))
@@ -208,6 +213,7 @@ class PlaneRow(Row):
         self._family("tokens", (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken,
                                 ApiKey.ExpireDelegationToken), self._tokens)
         self._family("share", (ApiKey.AlterShareGroupOffsets, ApiKey.DeleteShareGroupOffsets), self._share)
+        self._family("group_configs", (ApiKey.IncrementalAlterConfigs,), self._group_configs)
 
     def _family(self, family: str, apis, start) -> None:
         missing = [a.name for a in (*apis, *DESCRIBES.get(family, ())) if self.check.broker.advertised(a) is None]
@@ -279,6 +285,22 @@ class PlaneRow(Row):
                               ">= 1, without which Kafka answers the share group APIs UNSUPPORTED_VERSION (KIP-932)")
         self.share = Groups(self.check)
 
+    def _group_configs(self):
+        """Group configs are asked where a DescribeConfigs of a GROUP resource (KIP-848) is
+        answered NONE; another code (Kafka before 4.0: INVALID_REQUEST) is the evidence that
+        the broker has none."""
+        v = self.ranges[ApiKey.DescribeConfigs][1] if ApiKey.DescribeConfigs in self.ranges else None
+        if v is None:
+            raise Unsupported("no DescribeConfigs version both the broker and the suite's schemas have")
+        probe = self.check.topic("s2-gc")
+        answer = self.client.answered(ApiKey.DescribeConfigs, v, requests.describe_configs(
+            v, [(probe, None)], resource_type=ConfigResourceType.GROUP))
+        code = next((r.get("error_code") for r in answer.get("results") or []), None)
+        if code != Errors.NONE:
+            raise Unsupported(f"DescribeConfigs v{v} of a GROUP resource answered "
+                              f"{'no result' if code is None else Errors(code).name}: the broker has no group "
+                              "configs (KIP-848, from Kafka 4.0)")
+
     def family_looks(self) -> list:
         return plane_invariants.looks(self)
 
@@ -297,7 +319,8 @@ class PlaneRow(Row):
         self.totals["steps"] += len(run.ops)
         reached = dict(run.model.reached)
         for op in run.ops:
-            family = S1_FAMILY.get(ApiKey[op["api"]])
+            operation = self.operations.by_name[op["api"]]      # a family's counts itself (settled)
+            family = None if isinstance(operation, FamilyOperation) else S1_FAMILY.get(operation.api)
             if family:
                 reached[family] = reached.get(family, 0) + 1
         for k, n in reached.items():

@@ -111,7 +111,9 @@ class Operations:
 
     def __init__(self, operations):
         self.all: tuple[Operation, ...] = tuple(operations)
-        self.by_key: dict[ApiKey, Operation] = {o.api: o for o in self.all}
+        self.by_key: dict[ApiKey, Operation] = {}      # an API's first operation (S1's, before a family's)
+        for o in self.all:
+            self.by_key.setdefault(o.api, o)
         self.by_name: dict[str, Operation] = {o.name: o for o in self.all}
         self.fields: tuple[str, ...] = tuple(dict.fromkeys(o.field for o in self.all))
 

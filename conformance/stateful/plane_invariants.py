@@ -19,11 +19,13 @@ their metadata image asynchronously; the coordinator writes offsets through its 
   ids are the broker's, new on every run: counted, not compared);
 * share groups: DescribeShareGroupOffsets of each share group the example made, every topic
   (``topics`` null), lists exactly the model's topics and, for each, the partitions with the
-  model's start offsets (a deleted topic's are gone: TOPIC_DELETION_DROPS_SHARE_OFFSETS).
+  model's start offsets (a deleted topic's are gone: TOPIC_DELETION_DROPS_SHARE_OFFSETS);
+* group configs: DescribeConfigs of each group the example configured lists exactly the
+  model's GROUP_CONFIG entries (a deleted group's stay: GROUP_DELETION_KEEPS_GROUP_CONFIGS).
 """
 from __future__ import annotations
 
-from protocol import ApiKey, Errors
+from protocol import ApiKey, ConfigResourceType, ConfigSource, Errors
 from protocol import requests as build
 from reference import plane_rules as rules
 from reference.group_rules import BY_TOPIC_ID_FROM, NO_OFFSET
@@ -157,10 +159,32 @@ def _share(run) -> dict:
     return {}
 
 
+def _group_configs(run) -> dict:
+    m, check, row = run.model, run.check, run.row
+    groups = sorted(m.group_configs)
+    if not groups:
+        return {}
+    v = row.ranges[ApiKey.DescribeConfigs][1]
+    row.client.answered(ApiKey.DescribeConfigs, v, build.describe_configs(
+        v, [(g, None) for g in groups], resource_type=ConfigResourceType.GROUP))
+    for g in groups:
+        held = m.group_configs[g]
+        at = ["results", {"resource_name": g}]
+        check.expect_field([*at, "error_code"], [Errors.NONE], count=1,
+                           says=f"DescribeConfigs v{v} of group {g!r}: NONE")
+        check.expect_field([*at, "configs", {"config_source": ConfigSource.GROUP_CONFIG}, "name"], sorted(held),
+                           count=len(held), says=f"group {g!r} overrides exactly {sorted(held)}")
+        for key, value in sorted(held.items()):
+            check.expect_field([*at, "configs", {"name": key}, "value"], [value], count=1,
+                               says=f"group {g!r}: {key}={value}")
+    return {}
+
+
 #: Each family's invariant, in the order they are looked at: (family, script line, look).
 LOOKS = (("acls", "(invariant) DescribeAcls", _acls), ("quotas", "(invariant) DescribeClientQuotas", _quotas),
          ("scram", "(invariant) DescribeUserScramCredentials", _scram), ("groups", "(invariant) OffsetFetch", _offsets),
          ("transactions", "(invariant) DescribeTransactions", _transactions),
          ("features", "(invariant) ApiVersions finalized features", _features),
          ("tokens", "(invariant) DescribeDelegationToken", _tokens),
-         ("share", "(invariant) DescribeShareGroupOffsets", _share))
+         ("share", "(invariant) DescribeShareGroupOffsets", _share),
+         ("group_configs", "(invariant) DescribeConfigs of groups", _group_configs))

@@ -46,6 +46,8 @@ class PlaneModel(cm.Model):
         self.producer_step = -1         # the step InitProducerId answered (its learn note's source)
         self.txn_state: str | None = None
         self.txn_partitions: set[TP] = set()
+        #: group -> {key: value}: the GROUP configs the example set, for every group it configured
+        self.group_configs: dict[str, dict[str, str]] = {}
         #: share group -> {(topic, partition): start offset}: every share group the example made
         #: (an AlterShareGroupOffsets answered NONE), its start offsets
         self.share: dict[str, dict[TP, int]] = {}
@@ -161,8 +163,18 @@ class PlaneModel(cm.Model):
         self.emptied.discard(group)
 
     def group_deleted(self, group: str) -> None:
+        """GROUP_DELETION_KEEPS_GROUP_CONFIGS: the group's configs stay."""
+        if self.group_configs.get(group):
+            self.hit(rules.GROUP_DELETION_KEEPS_GROUP_CONFIGS)
         self.groups.pop(group, None)
         self.emptied.discard(group)
+
+    def group_configured(self, group: str, key: str, value: str | None) -> None:
+        held = self.group_configs.setdefault(group, {})
+        if value is None:
+            held.pop(key, None)
+        else:
+            held[key] = value
 
 
 __all__ = ["TP", "PlaneModel"]

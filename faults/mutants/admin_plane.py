@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import uuid
 
-from protocol import AlterConfigOp, ZERO_UUID, requests, schema_facts
+from protocol import AlterConfigOp, ConfigResourceType, ConfigSource, ZERO_UUID, requests, schema_facts
 from protocol.apis import ApiKey, items
 from protocol.errors import Errors
 from protocol.requests import AclOperation, AclPatternType, AclPermission, AclResourceType
@@ -352,3 +352,38 @@ class ShareOffsetsKeptAfterTopicDeletion(Mutant):
                              "error_code": Errors.NONE, "error_message": None} for p, o in sorted(starts.items())]})
             groups.append({**g, "topics": topics})
         return {**body, "groups": groups} if changed else None
+
+
+# -- groups and their configs -----------------------------------------------------------------------
+
+def _group_overrides(upstream, group: str) -> list[str]:
+    """The keys a group's DescribeConfigs (v4, GROUP resource) shows as its own (GROUP_CONFIG)."""
+    answer = upstream(ApiKey.DescribeConfigs, 4, requests.describe_configs(
+        4, [(group, None)], resource_type=ConfigResourceType.GROUP))
+    return [c["name"] for r in answer.get("results") or [] for c in r.get("configs") or []
+            if c.get("config_source") == ConfigSource.GROUP_CONFIG]
+
+
+@mutant
+class GroupConfigsDroppedWithTheirGroup(Mutant):
+    """A DeleteGroups answered NONE for a group also deletes the dynamic configs set for it
+    (through the side channel: IncrementalAlterConfigs DELETE of each key its GROUP resource
+    overrides), where Kafka keeps them (KIP-1142; ``ConfigurationControlManager``: GROUP
+    ConfigRecords change only by config requests)."""
+    name = "group-configs-dropped-with-their-group"
+    catches = ("S2",)
+    apis = (ApiKey.DeleteGroups,)
+    over = OVER
+
+    def response(self, seen, body):
+        for r in body.get("results") or []:
+            group = r.get("group_id")
+            if r.get("error_code") != Errors.NONE or not group:
+                continue
+            keys = _group_overrides(self.upstream, group)
+            if keys:
+                self.upstream(ApiKey.IncrementalAlterConfigs, 1, requests.incremental_alter_configs(
+                    1, [(group, [(k, AlterConfigOp.DELETE, None) for k in keys])],
+                    resource_type=ConfigResourceType.GROUP))
+                self.until_shown(lambda g=group: not _group_overrides(self.upstream, g))
+        return None
