@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation
-from protocol import ApiKey, ConfigResourceType, Errors, requests, schema_facts
+from protocol import AlterConfigOp, ApiKey, ConfigResourceType, Errors, requests, schema_facts
 from reference import plane_rules as rules
 from protocol.requests import AclOperation, AclPermission
 from reference.features import DOWNGRADABLE
@@ -313,7 +313,7 @@ class PlaneRow(Row):
 
     def example_ended(self, run) -> None:
         """Remove what the example made beside its topics (unjudged: its ACLs, quotas, SCRAM
-        credentials, groups and delegation tokens), and add its steps, families reached and rules hit to the
+        credentials, groups, share groups, group configs and delegation tokens), and add its steps, families reached and rules hit to the
         row's coverage."""
         self._forget(run.model)
         self.totals["steps"] += len(run.ops)
@@ -345,6 +345,12 @@ class PlaneRow(Row):
                 self.groups.forget(sorted(m.asked))
             if self.share is not None and m.share:
                 self.share.forget(sorted(m.share))
+            configured = {g: sorted(keys) for g, keys in m.group_configs.items() if keys}
+            if configured:          # a group's configs outlive it (GROUP_DELETION_KEEPS_GROUP_CONFIGS)
+                v = self.ranges[ApiKey.IncrementalAlterConfigs][1]
+                self.client.send(ApiKey.IncrementalAlterConfigs, v, requests.incremental_alter_configs(
+                    v, [(g, [(k, AlterConfigOp.DELETE, None) for k in keys]) for g, keys in configured.items()],
+                    resource_type=ConfigResourceType.GROUP))
             if m.tokens:
                 v = Admin(self.check, self.client).version(ApiKey.ExpireDelegationToken)
                 for token in m.tokens.values():
