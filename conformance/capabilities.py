@@ -97,3 +97,23 @@ def require_feature(check, name: str, level: int, what: str) -> None:
     if why:
         raise Unsupported(f"broker does not declare {what}: {why} (never released, so released "
                           "brokers lack it; a version number alone does not declare it)")
+
+
+#: the finalized feature that turns share groups on (KIP-932; ``ShareVersion``): Kafka's
+#: KafkaApis serves the share group APIs only while it is at level 1 or more
+#: (``isShareGroupProtocolEnabled``) and answers UNSUPPORTED_VERSION otherwise, though it
+#: advertises them. Kafka 4.1 (share groups in preview) leaves it unfinalized on a new cluster;
+#: 4.2 and later finalize it (measured: the manifests of kafka:4.1.2 and 4.2.2-4.4.0).
+SHARE_VERSION = "share.version"
+
+
+def share_groups_off(check) -> str | None:
+    """Why share groups are off on the broker under check (its finalized features, read once
+    per run from ApiVersions v3+, lack ``share.version`` at 1 or more), or None: on, or no
+    finalized feature shown (then asked, and judged)."""
+    features = check.broker.config.features
+    if not features or features.get(SHARE_VERSION, 0) >= 1:
+        return None
+    return (f"its finalized features {sorted(features)} lack {SHARE_VERSION} >= 1, without which Kafka answers the "
+            "share group APIs UNSUPPORTED_VERSION (KIP-932 preview in Kafka 4.1: kafka-features upgrade --feature "
+            "share.version=1)")

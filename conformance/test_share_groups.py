@@ -48,6 +48,7 @@ from protocol import ApiKey, Errors
 from protocol import requests as build
 from strategies import groups as gen
 
+from . import capabilities
 from .parametrize import every_version
 from .group_client import TRANSIENT, Groups
 from .test_groups import _made, groups_on_a_fresh_topic
@@ -78,24 +79,12 @@ NO_START_OFFSET = -1
 EMPTY = "Empty"
 DESCRIBES = (ApiKey.ShareGroupDescribe, ApiKey.StreamsGroupDescribe)
 OFFSETS = (ApiKey.DescribeShareGroupOffsets, ApiKey.AlterShareGroupOffsets, ApiKey.DeleteShareGroupOffsets)
-#: the finalized feature that turns share groups on (KIP-932; ``ShareVersion``): Kafka's
-#: KafkaApis serves the share group APIs only while it is at level 1 or more
-#: (``isShareGroupProtocolEnabled``) and answers UNSUPPORTED_VERSION otherwise, though it
-#: advertises them. Kafka 4.1 (share groups in preview) leaves it unfinalized on a new cluster;
-#: 4.2 and later finalize it (measured: the manifests of kafka:4.1.2 and 4.2.2-4.4.0).
-SHARE_VERSION = "share.version"
-
-
 def _share_groups_on(check, api_key: int) -> None:
-    """Unsupported, saying why, where the broker's finalized features (read once per run from
-    ApiVersions v3+) show share groups off: features known, ``share.version`` not among them at
-    1 or more. A broker that shows no finalized feature is asked as before."""
-    features = check.broker.config.features
-    if api_key == ApiKey.StreamsGroupDescribe or not features or features.get(SHARE_VERSION, 0) >= 1:
-        return
-    raise Unsupported(f"share groups are off on this broker: its finalized features {sorted(features)} lack "
-                      f"{SHARE_VERSION} >= 1, without which Kafka answers the share group APIs UNSUPPORTED_VERSION "
-                      "(KIP-932 preview in Kafka 4.1: kafka-features upgrade --feature share.version=1)")
+    """Unsupported, saying why, where the broker's finalized features show share groups off
+    (``capabilities.share_groups_off``); StreamsGroupDescribe is not theirs."""
+    why = None if api_key == ApiKey.StreamsGroupDescribe else capabilities.share_groups_off(check)
+    if why:
+        raise Unsupported(f"share groups are off on this broker: {why}")
 
 
 def _describe(api_key: int, v: int, names: list[str]) -> dict:

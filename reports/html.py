@@ -80,6 +80,13 @@ def state_text(r: dict) -> str:
     return o
 
 
+def _listed(value) -> list:
+    """A list column of the matrix: a list, or the comma list ``dashboard._plain`` made of it."""
+    if not value:
+        return []
+    return value.split(", ") if isinstance(value, str) else list(value)
+
+
 def _tip(r: dict) -> str:
     counts = ", ".join(f"{o} {r.get('n_' + o, 0)}" for o in OUTCOMES if r.get("n_" + o))
     tip = f"{api_label(r)} v{r.get('api_version')} {r['property']}: latest {state_text(r)} " \
@@ -89,12 +96,10 @@ def _tip(r: dict) -> str:
                f"from {r.get('last_change_from')})"
     elif r.get("runs"):
         tip += f"; unchanged in its {r['runs']} run(s)"
-    parts = r.get("parts") or []
-    parts = parts.split(", ") if isinstance(parts, str) else list(parts)
+    parts = _listed(r.get("parts"))
     if len(parts) > 1 or any(not p.startswith(f"{r['broker']}: ") for p in parts):
         tip += "; asked on " + "; ".join(parts)
-    states = r.get("run_states") or []
-    states = states.split(", ") if isinstance(states, str) else list(states)
+    states = _listed(r.get("run_states"))
     if states:
         tip += f"\nlatest {len(states)} run(s), oldest first: " + "; ".join(states)
     if r.get("latest_message"):

@@ -31,6 +31,7 @@ from strategies import stateful as draws
 
 from ..acl_client import Acls
 from ..acl_model import everything_of
+from ..capabilities import share_groups_off
 from ..group_client import Groups
 from ..quota_client import Quotas
 from ..scram_client import Scram
@@ -64,9 +65,6 @@ DESCRIBES = {"acls": (ApiKey.DescribeAcls,), "quotas": (ApiKey.DescribeClientQuo
              "features": (ApiKey.ApiVersions,), "tokens": (ApiKey.DescribeDelegationToken,),
              "share": (ApiKey.DescribeShareGroupOffsets, ApiKey.FindCoordinator),
              "group_configs": (ApiKey.DescribeConfigs,)}
-#: the finalized feature that turns share groups on (KIP-932 ``ShareVersion``): below level 1
-#: Kafka answers the share group APIs UNSUPPORTED_VERSION, though it advertises them
-SHARE_VERSION = "share.version"
 #: What a broker answers a token request with when it makes no tokens: on a listener that
 #: authenticates no one (KafkaApis.allowTokenRequests), or without delegation.token.secret.key
 TOKENS_OFF = (Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, Errors.DELEGATION_TOKEN_AUTH_DISABLED)
@@ -277,21 +275,21 @@ class PlaneRow(Row):
                               "SASL; DELEGATION_TOKEN_AUTH_DISABLED: no delegation.token.secret.key)")
 
     def _share(self):
-        """Share groups are on where the broker's finalized features (ApiVersions v3+) hold
-        ``share.version`` at 1 or more, or it shows none (then asked, and judged)."""
-        features = self.check.broker.config.features
-        if features and features.get(SHARE_VERSION, 0) < 1:
-            raise Unsupported(f"share groups are off: the finalized features {sorted(features)} lack {SHARE_VERSION} "
-                              ">= 1, without which Kafka answers the share group APIs UNSUPPORTED_VERSION (KIP-932)")
+        """Share groups are asked unless the broker's finalized features show them off
+        (``capabilities.share_groups_off``, as the Y properties ask them)."""
+        why = share_groups_off(self.check)
+        if why:
+            raise Unsupported(f"share groups are off: {why}")
         self.share = Groups(self.check)
 
     def _group_configs(self):
         """Group configs are asked where a DescribeConfigs of a GROUP resource (KIP-848) is
         answered NONE; another code (Kafka before 4.0: INVALID_REQUEST) is the evidence that
         the broker has none."""
-        v = self.ranges[ApiKey.DescribeConfigs][1] if ApiKey.DescribeConfigs in self.ranges else None
-        if v is None:
-            raise Unsupported("no DescribeConfigs version both the broker and the suite's schemas have")
+        if ApiKey.DescribeConfigs not in self.ranges:
+            lo, hi = self.check.broker.advertised(ApiKey.DescribeConfigs)
+            raise Unsupported(f"the broker advertises DescribeConfigs v{lo}-{hi}, no version the suite's schemas have")
+        v = self.ranges[ApiKey.DescribeConfigs][1]
         probe = self.check.topic("s2-gc")
         answer = self.client.answered(ApiKey.DescribeConfigs, v, requests.describe_configs(
             v, [(probe, None)], resource_type=ConfigResourceType.GROUP))

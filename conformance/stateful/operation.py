@@ -126,6 +126,16 @@ class Operations:
         return f"{head} {{{body}}}"
 
 
+def with_existing_partitions(run, op: dict) -> dict | None:
+    """``op`` (naming a topic slot ``topic`` and ``partitions``) keeping the partitions the
+    model's topic has; None where the model has no such topic, or none of them."""
+    t = run.model.topics.get(run.model.name(op["topic"]))
+    if t is None or not t.partitions:
+        return None
+    op["partitions"] = [p for p in op["partitions"] if p < t.partitions]
+    return op if op["partitions"] else None
+
+
 class FamilyOperation(Operation):
     """An S2 operation of an admin family beside S1's topics (ACLs, quotas, SCRAM credentials,
     groups, features): drawn in full at every version in range, on the example's names

@@ -24,16 +24,9 @@ from protocol import ApiKey, Errors
 from protocol import requests as build
 from strategies import admin_plane as draws
 
-from ..group_client import TRANSIENT
-from .operation import FamilyOperation
+from .operation import FamilyOperation, with_existing_partitions
 
 SHARE_GROUPS = st.sampled_from(("sg1", "sg1", "sg2"))
-
-
-def _ready(run, v: int, api) -> None:
-    """The coordinator is loading or moving (TRANSIENT): asked again, as set-up."""
-    run.check.expect_field(["error_code"], refused=sorted(TRANSIENT), setup=True, retry_s=VISIBLE_S,
-                           says=f"setup: the coordinator is ready for {api.name} v{v}")
 
 
 class AlterShareGroupOffsets(FamilyOperation):
@@ -47,11 +40,7 @@ class AlterShareGroupOffsets(FamilyOperation):
                                       "at": st.sampled_from(("start", "end"))})
 
     def resolve(self, run, op):
-        t = run.model.topics.get(run.model.name(op["topic"]))
-        if t is None or not t.partitions:
-            return None
-        op["partitions"] = [p for p in op["partitions"] if p < t.partitions]
-        return op if op["partitions"] else None
+        return with_existing_partitions(run, op)
 
     def render(self, op, n):
         return f"{n(op['group'])}: {n(op['topic'])} partitions {op['partitions']} at the log's {op['at']}"
@@ -63,8 +52,7 @@ class AlterShareGroupOffsets(FamilyOperation):
         starts = [(p, (t.start if op["at"] == "start" else t.end)[p]) for p in op["partitions"]]
         share = run.row.share
         with run.judging(lambda: f"{line} -> not NONE"):
-            share.client(group).answered(self.api, v, build.alter_share_group_offsets(v, group, [(topic, starts)]))
-            _ready(run, v, self.api)
+            share.answered(share.client(group), self.api, v, build.alter_share_group_offsets(v, group, [(topic, starts)]))
             run.check.expect_field(["error_code"], [Errors.NONE], says=f"AlterShareGroupOffsets v{v} of {group!r}: NONE")
             for p, o in starts:
                 run.check.expect_field(["responses", {"topic_name": topic}, "partitions", {"partition_index": p},
@@ -95,8 +83,8 @@ class DeleteShareGroupOffsets(FamilyOperation):
         m, v = run.model, op["v"]
         group, topic = m.name(op["group"]), m.name(op["topic"])
         with run.judging(lambda: f"{line} -> not NONE"):
-            run.row.share.client(group).answered(self.api, v, build.delete_share_group_offsets(v, group, [topic]))
-            _ready(run, v, self.api)
+            share = run.row.share
+            share.answered(share.client(group), self.api, v, build.delete_share_group_offsets(v, group, [topic]))
             run.check.expect_field(["error_code"], [Errors.NONE], says=f"DeleteShareGroupOffsets v{v} of {group!r}: NONE")
             run.check.expect_field(["responses", {"topic_name": topic}, "error_code"], [Errors.NONE], count=1,
                                    says=f"DeleteShareGroupOffsets v{v}: {topic} NONE")

@@ -22,7 +22,7 @@ from protocol import requests as build
 from reference.transaction_rules import COMPLETE
 from strategies import admin_plane as draws
 
-from .operation import FamilyOperation
+from .operation import FamilyOperation, with_existing_partitions
 
 #: the client's AddPartitionsToTxn (v4+ is the brokers' batched form) and KIP-98's EndTxn
 ADD_BELOW, END_BELOW = 4, 5
@@ -53,11 +53,7 @@ class AddPartitionsToTxn(FamilyOperation):
                                       "partitions": st.lists(st.integers(0, 1), min_size=1, max_size=2, unique=True)})
 
     def resolve(self, run, op):
-        t = run.model.topics.get(run.model.name(op["topic"]))
-        if t is None or not t.partitions:
-            return None
-        op["partitions"] = [p for p in op["partitions"] if p < t.partitions]
-        return op if op["partitions"] else None
+        return with_existing_partitions(run, op)
 
     def render(self, op, n):
         return f"{n('tx1')}: {n(op['topic'])} partitions {op['partitions']}"
