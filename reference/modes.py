@@ -245,3 +245,22 @@ UPDATE_FEATURES_REFUSAL = Rule(
               "validateFeatureUpdate: an error per feature)",
     measured=("kafka:4.4.0", "kafka:4.3.1", "kafka:4.2.2", "kafka:4.1.2", "kafka:4.0.2", "kafka:3.9.2",
               "kafka:3.9.2,mode=zk"))
+
+#: The order in which AlterPartitionReassignments checks one partition; it answers the code of
+#: the first check the partition fails. KRaft: the topic and the partition exist
+#: (UNKNOWN_TOPIC_OR_PARTITION), then a cancel needs a reassignment in progress
+#: (NO_REASSIGNMENT_IN_PROGRESS), else the replicas must be valid and registered
+#: (INVALID_REPLICA_ASSIGNMENT). ZooKeeper mode: the replicas first (empty, duplicate,
+#: negative, a broker not alive: INVALID_REPLICA_ASSIGNMENT, "Replica assignment has brokers
+#: that are not alive"), then a cancel (NO_REASSIGNMENT_IN_PROGRESS, whether the partition
+#: exists or not), then the partition's existence when the reassignment is triggered.
+REASSIGNMENT_CHECKS = Rule(
+    "AlterPartitionReassignments' order of checks", OLDEST, ("exists", "cancel", "replicas"),
+    ("exists", "cancel", "replicas"),
+    f"{RCM} alterPartitionReassignment (topic, then partition, then cancelPartitionReassignment or "
+    "changePartitionReassignment -> validateManualPartitionAssignment)",
+    zk=("replicas", "cancel", "exists"),
+    zk_source="apache/kafka core/src/main/scala/kafka/controller/KafkaController.scala "
+              "(processApiPartitionReassignment: validateReplicas, then maybeBuildReassignment -> "
+              "NO_REASSIGNMENT_IN_PROGRESS, then maybeTriggerPartitionReassignment -> UNKNOWN_TOPIC_OR_PARTITION)",
+    measured=("kafka:4.4.0", "kafka:3.9.2", "kafka:3.9.2,mode=zk"))

@@ -16,7 +16,7 @@ from protocol.kafka_sources import KAFKA
 
 #: The admin families S2 drives, in the order its coverage lists them.
 FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "transactions", "features", "tokens",
-            "share", "group_configs")
+            "share", "group_configs", "client_metrics", "reassignments", "consumer_groups")
 
 _REPLICATION = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 _OFFSETS = KAFKA + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java"
@@ -64,6 +64,36 @@ GROUP_DELETION_KEEPS_GROUP_CONFIGS = CrossRule(
               "ConfigRecords, changed only by config requests); " + KAFKA
     + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupCoordinatorService.java "
       "(deleteGroups writes the group's tombstones to __consumer_offsets only)")
+_GROUPS = KAFKA + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/GroupMetadataManager.java"
+TOPIC_DELETION_UNASSIGNS_PARTITIONS = CrossRule(
+    "topic-deletion-unassigns-partitions", ("topics", "consumer_groups"),
+    "a deleted topic's partitions leave every consumer group member's target assignment (ConsumerGroupDescribe "
+    "lists none of them), the member's subscription still naming the topic (measured on kafka:4.4.0 and 4.0.2, "
+    "2026-12-04: within 1 s, with no heartbeat between)",
+    "KIP-848; " + _GROUPS + " (onNewMetadataImage: the groups subscribed to a changed or deleted topic get their "
+                            "subscription metadata refreshed and a new target assignment)")
+MEMBERS_KEEP_THEIR_GROUP = CrossRule(
+    "members-keep-their-consumer-group", ("groups", "consumer_groups"),
+    "DeleteGroups of a consumer group with a member answers NON_EMPTY_GROUP and leaves the group and its members; "
+    "once every member left (ConsumerGroupHeartbeat epoch -1) it is Empty and DeleteGroups removes it (measured "
+    "on kafka:4.4.0, 2026-12-04)",
+    _GROUPS + " (deleteGroups -> validateDeleteGroup); " + KAFKA
+    + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/modern/consumer/ConsumerGroup.java "
+      "(validateDeleteGroup: NON_EMPTY_GROUP unless the group is EMPTY)")
+CONFIG_RESOURCES_ARE_TYPED = CrossRule(
+    "config-resources-are-typed", ("group_configs", "client_metrics"),
+    "a config resource is its type and its name: the GROUP configs and the CLIENT_METRICS configs of one name are "
+    "apart, setting or deleting a key of one leaves the other's (measured on kafka:4.4.0, 2026-12-04: a client "
+    "metrics subscription and a group both named SUB-g1, each described with only its own overrides)",
+    "KIP-714 (CLIENT_METRICS resources), KIP-848 (GROUP resources); " + KAFKA
+    + "metadata/src/main/java/org/apache/kafka/controller/ConfigurationControlManager.java (configData keyed by "
+      "ConfigResource: type and name)")
+REASSIGNMENT_KEEPS_THE_LOG = CrossRule(
+    "reassignment-keeps-the-log", ("reassignments", "log"),
+    "a partition reassigned to the replicas it has (AlterPartitionReassignments NONE) moves nothing and leaves no "
+    "reassignment in progress: its log start and end offsets and the offsets groups committed for it stay",
+    _REPLICATION + " (alterPartitionReassignment, changePartitionReassignment: a target equal to the current "
+                   "replicas completes with no adding or removing replica); KIP-455")
 RECREATED_TOPIC_INHERITS_NOTHING = CrossRule(
     "recreated-topic-inherits-nothing", ("topics", "configs"),
     "a topic created again under a deleted name is a new topic: a new topic id, the default configs, an empty log "
@@ -126,7 +156,9 @@ RULES: tuple[CrossRule, ...] = (TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEE
                                 RECREATED_TOPIC_INHERITS_NOTHING, SCRAM_DELETION_KEEPS_QUOTAS,
                                 SCRAM_DELETION_KEEPS_ACLS, SCRAM_UPSERT_KEEPS_QUOTAS, TXN_END_MARKS_THE_LOG, FEATURES_STAY,
                                 SCRAM_DELETION_KEEPS_TOKENS, TOPIC_DELETION_DROPS_SHARE_OFFSETS,
-                                GROUP_DELETION_KEEPS_GROUP_CONFIGS)
+                                GROUP_DELETION_KEEPS_GROUP_CONFIGS, CONFIG_RESOURCES_ARE_TYPED,
+                                REASSIGNMENT_KEEPS_THE_LOG, TOPIC_DELETION_UNASSIGNS_PARTITIONS,
+                                MEMBERS_KEEP_THEIR_GROUP)
 BY_ID = {r.id: r for r in RULES}
 
 __all__ = ["BY_ID", "FAMILIES", "RULES", "CrossRule"] + [name for name, v in dict(globals()).items()

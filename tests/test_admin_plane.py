@@ -1,5 +1,5 @@
 """S2 asks what its issue says it asks: on Kafka (kafka:4.4.0's preset=acl companion, where
-every family runs) a seeded ci run passes, reaches every admin family, all twelve in one
+every family runs) a seeded ci run passes, reaches every admin family, all fourteen in one
 sequence, and hits every cross-family rule; the model's rules hold as data (pure, fast).
 
 The suite runs as users run it, in a subprocess; the figures are printed (``-s``).
@@ -68,6 +68,51 @@ def test_a_users_credentials_leave_its_quotas_and_acls():
     assert m.hits == {rules.SCRAM_UPSERT_KEEPS_QUOTAS.id: 1, rules.SCRAM_DELETION_KEEPS_QUOTAS.id: 1,
                       rules.SCRAM_DELETION_KEEPS_ACLS.id: 1}
     assert m.quotas.of(entity(user=user)) == {"producer_byte_rate": 1024.0}
+
+
+@pytest.mark.fast
+def test_one_names_group_and_client_metrics_configs_are_apart():
+    m = _model()
+    g1 = m.name("g1")
+    m.resource_configured("group_configs", g1, "consumer.session.timeout.ms", "50000")
+    assert not m.hits
+    m.resource_configured("client_metrics", g1, "interval.ms", "60000")
+    m.resource_configured("client_metrics", g1, "interval.ms", None)
+    assert m.hits == {rules.CONFIG_RESOURCES_ARE_TYPED.id: 2}
+    assert m.group_configs == {g1: {"consumer.session.timeout.ms": "50000"}}
+    assert m.resource_configs["client_metrics"] == {g1: {}}
+
+
+@pytest.mark.fast
+def test_a_reassignment_to_the_replicas_keeps_what_the_partition_holds():
+    m = _model()
+    topic = m.name("a")
+    m.reassigned(topic, [0, 1])
+    assert not m.hits                       # an empty log, no offsets: nothing to keep
+    m.committed(m.name("g1"), {(topic, 1): (3, "")})
+    m.reassigned(topic, [0, 1])
+    assert m.hits == {rules.REASSIGNMENT_KEEPS_THE_LOG.id: 1}
+
+
+@pytest.mark.fast
+@pytest.mark.parametrize("mode, unknown_unregistered, unknown_cancel", [
+    ("kraft", Errors.UNKNOWN_TOPIC_OR_PARTITION, Errors.UNKNOWN_TOPIC_OR_PARTITION),
+    ("zk", Errors.INVALID_REPLICA_ASSIGNMENT, Errors.NO_REASSIGNMENT_IN_PROGRESS)])
+def test_a_reassignments_answer_follows_the_modes_order_of_checks(mode, unknown_unregistered, unknown_cancel):
+    from conformance.stateful.reassignment_operations import AlterPartitionReassignments
+    from reference import release_lines
+    m, op = _model(), AlterPartitionReassignments()
+    topic = m.name("a")
+    release_lines.use((4, 4) if mode == "kraft" else (3, 9), release_lines.KRAFT if mode == "kraft" else release_lines.ZK)
+    try:
+        assert op.predicted(m, m.name("zz"), 0, "unregistered") == unknown_unregistered
+        assert op.predicted(m, topic, 5, "cancel") == unknown_cancel
+        assert op.predicted(m, m.name("zz"), 0, "current") == Errors.UNKNOWN_TOPIC_OR_PARTITION
+        assert op.predicted(m, topic, 1, "current") == Errors.NONE
+        assert op.predicted(m, topic, 1, "cancel") == Errors.NO_REASSIGNMENT_IN_PROGRESS
+        assert op.predicted(m, topic, 1, "unregistered") == Errors.INVALID_REPLICA_ASSIGNMENT
+    finally:
+        release_lines.use(None)
 
 
 @pytest.fixture(scope="module")

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation
-from protocol import AlterConfigOp, ApiKey, ConfigResourceType, Errors, requests, schema_facts
+from protocol import AlterConfigOp, ApiKey, Errors, requests, schema_facts
 from reference import plane_rules as rules
 from protocol.requests import AclOperation, AclPermission
 from reference.features import DOWNGRADABLE
@@ -39,7 +39,9 @@ from . import plane_invariants
 from .acl_operations import CreateAcls, DeleteAcls
 from .feature_operations import UpdateFeatures
 from .group_operations import DeleteGroups, OffsetCommit
-from .group_config_operations import AlterGroupConfigs
+from .consumer_group_operations import GROUP as CONSUMER_GROUP, ConsumerGroupHeartbeat
+from .reassignment_operations import AlterPartitionReassignments
+from .resource_config_operations import KINDS, AlterClientMetricsConfigs, AlterGroupConfigs
 from .share_operations import AlterShareGroupOffsets, DeleteShareGroupOffsets
 from .token_operations import RENEWERS, CreateDelegationToken, ExpireDelegationToken, RenewDelegationToken
 from .transaction_operations import END_BELOW, AddPartitionsToTxn, EndTxn
@@ -54,7 +56,8 @@ from .steps import OPERATIONS, Strategies
 FAMILY_OPERATIONS = (CreateAcls(), DeleteAcls(), AlterClientQuotas(), AlterUserScramCredentials(), OffsetCommit(),
                      DeleteGroups(), UpdateFeatures(), AddPartitionsToTxn(), EndTxn(), CreateDelegationToken(),
                      RenewDelegationToken(), ExpireDelegationToken(), AlterShareGroupOffsets(),
-                     DeleteShareGroupOffsets(), AlterGroupConfigs())
+                     DeleteShareGroupOffsets(), AlterGroupConfigs(), AlterClientMetricsConfigs(),
+                     AlterPartitionReassignments(), ConsumerGroupHeartbeat())
 S2 = Operations(OPERATIONS + FAMILY_OPERATIONS)
 #: ApiVersions lists finalized features from v3 (KIP-584; ApiVersionsResponse.json)
 FEATURES_VERSION = schema_facts.first_version_with(ApiKey.ApiVersions, "finalized_features", schema_facts.RESPONSE)
@@ -64,15 +67,19 @@ DESCRIBES = {"acls": (ApiKey.DescribeAcls,), "quotas": (ApiKey.DescribeClientQuo
              "transactions": (ApiKey.InitProducerId, ApiKey.FindCoordinator, ApiKey.DescribeTransactions),
              "features": (ApiKey.ApiVersions,), "tokens": (ApiKey.DescribeDelegationToken,),
              "share": (ApiKey.DescribeShareGroupOffsets, ApiKey.FindCoordinator),
-             "group_configs": (ApiKey.DescribeConfigs,)}
+             "group_configs": (ApiKey.DescribeConfigs,), "client_metrics": (ApiKey.DescribeConfigs,),
+             "reassignments": (ApiKey.ListPartitionReassignments, ApiKey.Metadata),
+             "consumer_groups": (ApiKey.ConsumerGroupDescribe, ApiKey.FindCoordinator)}
+#: Where Kafka has the config resource types S2 sets beside topics (the evidence's reading)
+WHERE = {"group_configs": "KIP-848, from Kafka 4.0", "client_metrics": "KIP-714, from Kafka 3.7, KRaft only"}
 #: What a broker answers a token request with when it makes no tokens: on a listener that
 #: authenticates no one (KafkaApis.allowTokenRequests), or without delegation.token.secret.key
 TOKENS_OFF = (Errors.DELEGATION_TOKEN_REQUEST_NOT_ALLOWED, Errors.DELEGATION_TOKEN_AUTH_DISABLED)
 #: How many options of a step's draw each family operation is (default 2; S1's are 1 each).
-WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.AddPartitionsToTxn: 1, ApiKey.EndTxn: 1, ApiKey.AlterUserScramCredentials: 3,
+WEIGHT = {ApiKey.OffsetCommit: 3, ApiKey.AddPartitionsToTxn: 2, ApiKey.EndTxn: 2, ApiKey.DeleteGroups: 3, ApiKey.AlterUserScramCredentials: 3,
           ApiKey.UpdateFeatures: 1, ApiKey.DeleteAcls: 1, ApiKey.CreateDelegationToken: 1,
           ApiKey.RenewDelegationToken: 1, ApiKey.ExpireDelegationToken: 1, ApiKey.AlterShareGroupOffsets: 2,
-          ApiKey.DeleteShareGroupOffsets: 1}
+          ApiKey.DeleteShareGroupOffsets: 1, ApiKey.AlterPartitionReassignments: 1}
 #: The family of each of S1's operations (coverage).
 S1_FAMILY = {ApiKey.CreateTopics: "topics", ApiKey.DeleteTopics: "topics", ApiKey.CreatePartitions: "topics",
              ApiKey.Metadata: "topics", ApiKey.IncrementalAlterConfigs: "configs", ApiKey.AlterConfigs: "configs",
@@ -95,7 +102,9 @@ class PlaneStrategies(Strategies):
         """A step of each family the broker serves, before the drawn ones, each on ``u1``,
         ``g1`` and topic ``a`` (the names most draws take), after the first CreateTopics: a
         config override, a quota set, a credential upserted, a binding created, a partition
-        added to a transaction, offsets committed. The
+        added to a transaction, a group's and a client metrics subscription's config of one
+        name, offsets committed, a consumer group member subscribed to ``a`` (and the group's deletion refused), a partition
+        reassigned to its replicas. The
         minimiser drops what a failure does not need."""
         row, out = self.row, []
 
@@ -122,20 +131,28 @@ class PlaneStrategies(Strategies):
         if ApiKey.AlterShareGroupOffsets in row.ranges and "share" in row.families:
             out.append(at(ApiKey.AlterShareGroupOffsets, {"group": "sg1", "topic": "a", "partitions": [0],
                                                           "at": "end"}))
-        if ApiKey.IncrementalAlterConfigs in row.ranges and "group_configs" in row.families:
-            out.append(at(ApiKey.IncrementalAlterConfigs, {"api": AlterGroupConfigs().name, "group": "g1",
-                                                           "value": "50000"}))
+        for op, key, value in ((AlterGroupConfigs(), "consumer.session.timeout.ms", "50000"),
+                               (AlterClientMetricsConfigs(), "interval.ms", "60000")):
+            if op.enabled(row):
+                out.append(at(op.api, {"api": op.name, "group": "g1", "key": key, "value": value}))
         if ApiKey.OffsetCommit in row.ranges and "groups" in row.families:
             out.append(at(ApiKey.OffsetCommit, {"group": "g1", "topic": "a", "partitions": [0], "offset": 7,
                                                 "metadata": ""}))
+        if ConsumerGroupHeartbeat().enabled(row):
+            out.append(at(ApiKey.ConsumerGroupHeartbeat, {"member": "m1", "leave": False, "topics": ["a"]}))
+            if ApiKey.DeleteGroups in row.ranges and "groups" in row.families:
+                out.append(at(ApiKey.DeleteGroups, {"groups": [CONSUMER_GROUP]}))
+        if AlterPartitionReassignments().enabled(row):
+            out.append(at(ApiKey.AlterPartitionReassignments, {"topic": "a", "partitions": [0], "to": "current"}))
         return st.tuples(*out) if out else None
 
     def steps(self):
         """S1's operations once each (plain where they may be: they touch only topics the
         model has, or for CreateTopics has not), CreateTopics and DeleteTopics unplain too
-        (a name the model lacks or has: the model says what Kafka answers), and each enabled
-        family operation WEIGHT times: the cross-family rules need the families' steps
-        between a topic's or a user's changes."""
+        (a name the model lacks or has: the model says what Kafka answers), DeleteTopics plain
+        twice, and each enabled family operation WEIGHT times (each a strategy object of its
+        own: ``one_of`` keeps one of the same object): the cross-family rules need the
+        families' steps between a topic's or a user's changes."""
         row = self.row
         options = []
         for op in OPERATIONS:
@@ -143,9 +160,11 @@ class PlaneStrategies(Strategies):
                 options.append(op.draw(self, False).map(draws.plain) if op.plain else op.draw(self, False))
                 if op.api in (ApiKey.CreateTopics, ApiKey.DeleteTopics):
                     options.append(op.draw(self, False))
+                if op.api == ApiKey.DeleteTopics:       # most rules are what a topic's deletion does
+                    options.append(op.draw(self, False).map(draws.plain))
         for op in FAMILY_OPERATIONS:
             if op.enabled(row):
-                options += [op.draw(self)] * WEIGHT.get(op.api, 2)
+                options += [op.draw(self) for _ in range(WEIGHT.get(op.api, 2))]
         return st.one_of(options)
 
 
@@ -156,7 +175,7 @@ class PlaneRow(Row):
     operations = S2
     model_class = PlaneModel
     #: Longer examples than S1's: a cross-family effect needs two families' steps, then the other's
-    steps = {"ci": 30, "dev": 40, "release": 60}
+    steps = {"ci": 40, "dev": 50, "release": 60}
 
     def __init__(self, check):
         super().__init__(check, None)
@@ -166,6 +185,8 @@ class PlaneRow(Row):
         self.features_version = 0
         self.features: dict[str, int] = {}
         self.tokens_version = 0
+        self.list_reassignments_version = 0
+        self.consumer_describe_version = 0
         self.acls = self.quotas = self.scram = self.groups = self.share = None
         self._coordinators: dict[str, Admin] = {}
         self.totals = {"examples": 0, "steps": 0}
@@ -211,7 +232,10 @@ class PlaneRow(Row):
         self._family("tokens", (ApiKey.CreateDelegationToken, ApiKey.RenewDelegationToken,
                                 ApiKey.ExpireDelegationToken), self._tokens)
         self._family("share", (ApiKey.AlterShareGroupOffsets, ApiKey.DeleteShareGroupOffsets), self._share)
-        self._family("group_configs", (ApiKey.IncrementalAlterConfigs,), self._group_configs)
+        for kind in KINDS:
+            self._family(kind.family, (ApiKey.IncrementalAlterConfigs,), lambda kind=kind: self._resource_configs(kind))
+        self._family("reassignments", (ApiKey.AlterPartitionReassignments,), self._reassignments)
+        self._family("consumer_groups", (ApiKey.ConsumerGroupHeartbeat,), self._consumer_groups)
 
     def _family(self, family: str, apis, start) -> None:
         missing = [a.name for a in (*apis, *DESCRIBES.get(family, ())) if self.check.broker.advertised(a) is None]
@@ -282,22 +306,38 @@ class PlaneRow(Row):
             raise Unsupported(f"share groups are off: {why}")
         self.share = Groups(self.check)
 
-    def _group_configs(self):
-        """Group configs are asked where a DescribeConfigs of a GROUP resource (KIP-848) is
-        answered NONE; another code (Kafka before 4.0: INVALID_REQUEST) is the evidence that
-        the broker has none."""
+    def _resource_configs(self, kind):
+        """Group configs (KIP-848) and client metrics subscriptions (KIP-714) are asked where a
+        DescribeConfigs of a resource of their type is answered NONE; another code is the
+        evidence that the broker has none (Kafka before 4.0 for groups, before 3.7 and in
+        ZooKeeper mode for client metrics: INVALID_REQUEST)."""
         if ApiKey.DescribeConfigs not in self.ranges:
             lo, hi = self.check.broker.advertised(ApiKey.DescribeConfigs)
             raise Unsupported(f"the broker advertises DescribeConfigs v{lo}-{hi}, no version the suite's schemas have")
         v = self.ranges[ApiKey.DescribeConfigs][1]
         probe = self.check.topic("s2-gc")
         answer = self.client.answered(ApiKey.DescribeConfigs, v, requests.describe_configs(
-            v, [(probe, None)], resource_type=ConfigResourceType.GROUP))
+            v, [(probe, None)], resource_type=kind.type))
         code = next((r.get("error_code") for r in answer.get("results") or []), None)
         if code != Errors.NONE:
-            raise Unsupported(f"DescribeConfigs v{v} of a GROUP resource answered "
-                              f"{'no result' if code is None else Errors(code).name}: the broker has no group "
-                              "configs (KIP-848, from Kafka 4.0)")
+            raise Unsupported(f"DescribeConfigs v{v} of a {kind.type.name} resource answered "
+                              f"{'no result' if code is None else Errors(code).name}: the broker has no "
+                              f"{kind.family.replace('_', ' ')} ({WHERE[kind.family]})")
+
+    def _consumer_groups(self):
+        if self.groups is None:
+            self.groups = Groups(self.check)
+        self.consumer_describe_version = Admin(self.check, self.client).version(ApiKey.ConsumerGroupDescribe)
+
+    def _reassignments(self):
+        self.list_reassignments_version = Admin(self.check, self.client).version(ApiKey.ListPartitionReassignments)
+
+    def replicas_of(self, topic: str) -> dict[int, list[int]]:
+        """Each partition of ``topic`` and its replicas, as Metadata lists them now."""
+        v = self.ranges[ApiKey.Metadata][1]
+        answer = self.client.answered(ApiKey.Metadata, v, requests.metadata(v, [topic]))
+        return {p["partition_index"]: list(p.get("replica_nodes") or [])
+                for t in answer.get("topics") or [] if t.get("name") == topic for p in t.get("partitions") or []}
 
     def family_looks(self) -> list:
         return plane_invariants.looks(self)
@@ -339,16 +379,22 @@ class PlaneRow(Row):
                     self.quotas.av, [(e, [(k, None) for k in vs]) for e, vs in m.quotas.held.items()]))
             if self.scram is not None and m.scram:
                 self.scram.forget(m.scram)
-            if self.groups is not None and m.asked:
-                self.groups.forget(sorted(m.asked))
+            for g, members in m.consumers.items():
+                for c in members.values():
+                    v = self.ranges[ApiKey.ConsumerGroupHeartbeat][1]
+                    self.groups.client(g).send(ApiKey.ConsumerGroupHeartbeat, v,
+                                               requests.consumer_group_heartbeat(v, g, c.member_id, -1))
+            if self.groups is not None and (m.asked or m.consumers):
+                self.groups.forget(sorted(set(m.asked) | set(m.consumers)))
             if self.share is not None and m.share:
                 self.share.forget(sorted(m.share))
-            configured = {g: sorted(keys) for g, keys in m.group_configs.items() if keys}
-            if configured:          # a group's configs outlive it (GROUP_DELETION_KEEPS_GROUP_CONFIGS)
-                v = self.ranges[ApiKey.IncrementalAlterConfigs][1]
-                self.client.send(ApiKey.IncrementalAlterConfigs, v, requests.incremental_alter_configs(
-                    v, [(g, [(k, AlterConfigOp.DELETE, None) for k in keys]) for g, keys in configured.items()],
-                    resource_type=ConfigResourceType.GROUP))
+            for kind in KINDS:      # a group's configs outlive it (GROUP_DELETION_KEEPS_GROUP_CONFIGS)
+                configured = {g: sorted(keys) for g, keys in m.resource_configs[kind.family].items() if keys}
+                if configured:
+                    v = self.ranges[ApiKey.IncrementalAlterConfigs][1]
+                    self.client.send(ApiKey.IncrementalAlterConfigs, v, requests.incremental_alter_configs(
+                        v, [(g, [(k, AlterConfigOp.DELETE, None) for k in keys]) for g, keys in configured.items()],
+                        resource_type=kind.type))
             if m.tokens:
                 v = Admin(self.check, self.client).version(ApiKey.ExpireDelegationToken)
                 for token in m.tokens.values():

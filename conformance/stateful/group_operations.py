@@ -20,7 +20,12 @@ from protocol import requests as build
 from reference.group_rules import BY_TOPIC_ID_FROM
 from strategies import admin_plane as draws
 
+from .consumer_group_operations import GROUP as CONSUMER_GROUP
 from .operation import FamilyOperation
+
+#: the groups DeleteGroups names: the simple groups whose offsets OffsetCommit commits, and the
+#: consumer group the consumer_groups family's members join
+DELETED = st.sampled_from(("g1", "g2", CONSUMER_GROUP))
 
 
 class OffsetCommit(FamilyOperation):
@@ -69,7 +74,7 @@ class DeleteGroups(FamilyOperation):
 
     def draw(self, s, focused=False):
         return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, True),
-                                      "groups": st.lists(draws.GROUPS, min_size=1, max_size=1)})
+                                      "groups": st.lists(DELETED, min_size=1, max_size=1)})
 
     def render(self, op, n):
         return "groups: [" + ", ".join(n(g) for g in op["groups"]) + "]"
@@ -77,7 +82,12 @@ class DeleteGroups(FamilyOperation):
     def perform(self, run, op, line):
         m, v, groups, check = run.model, op["v"], run.row.groups, run.check
         group = m.name(op["groups"][0])
-        if m.groups.get(group):
+        refused = m.delete_refused(group)
+        if refused:
+            allowed, why = [Errors.NON_EMPTY_GROUP], "a consumer group with members"
+        elif m.consumers.get(group) is not None:
+            allowed, why = [Errors.NONE], "a consumer group every member left"
+        elif m.groups.get(group):
             allowed, why = [Errors.NONE], "it holds offsets"
         elif group in m.emptied:
             allowed, why = [Errors.NONE, Errors.GROUP_ID_NOT_FOUND], ("its offsets went with their topic; the "
@@ -96,5 +106,6 @@ class DeleteGroups(FamilyOperation):
             check.expect_field(["results", {"group_id": group}, "error_code"], allowed, count=1,
                                says=f"DeleteGroups v{v} of {group}: {' or '.join(Errors(c).name for c in allowed)} "
                                     f"({why})")
-        m.group_deleted(group)
+        if not refused:
+            m.group_deleted(group)
         self.settled(run, line, Errors(code).name)

@@ -20,18 +20,29 @@ their metadata image asynchronously; the coordinator writes offsets through its 
 * share groups: DescribeShareGroupOffsets of each share group the example made, every topic
   (``topics`` null), lists exactly the model's topics and, for each, the partitions with the
   model's start offsets (a deleted topic's are gone: TOPIC_DELETION_DROPS_SHARE_OFFSETS);
-* group configs: DescribeConfigs of each group the example configured lists exactly the
-  model's GROUP_CONFIG entries (a deleted group's stay: GROUP_DELETION_KEEPS_GROUP_CONFIGS).
+* group configs and client metrics: DescribeConfigs of each GROUP (CLIENT_METRICS) resource
+  the example configured lists exactly the model's GROUP_CONFIG (CLIENT_METRICS_CONFIG)
+  entries (a deleted group's stay: GROUP_DELETION_KEEPS_GROUP_CONFIGS; one type's change
+  leaves the other's of the same name: CONFIG_RESOURCES_ARE_TYPED);
+* consumer groups: ConsumerGroupDescribe of each consumer group the example made lists the
+  model's members, each once, each with its subscription and a target assignment naming only
+  topics that exist, and only subscribed ones once it is computed for the group's epoch (not
+  Assigning) (TOPIC_DELETION_UNASSIGNS_PARTITIONS); with none left, Empty or
+  gone;
+* reassignments: ListPartitionReassignments of every partition of the example's topics
+  lists none (S2 reassigns a partition only to the replicas it has).
 """
 from __future__ import annotations
 
-from protocol import ApiKey, ConfigResourceType, ConfigSource, Errors
+from fixtures.waiting import VISIBLE_S
+from protocol import ApiKey, Errors
 from protocol import requests as build
 from reference import plane_rules as rules
 from reference.group_rules import BY_TOPIC_ID_FROM, NO_OFFSET
 from reference.quota_rules import entity
 
 from ..acl_model import everything_of
+from .resource_config_operations import CLIENT_METRICS, GROUP
 from .token_operations import SUPER_NAME as RENEWER
 
 USERS = ("u1", "u2")
@@ -159,25 +170,76 @@ def _share(run) -> dict:
     return {}
 
 
-def _group_configs(run) -> dict:
+def _resource_configs(run, kind) -> dict:
     m, check, row = run.model, run.check, run.row
-    groups = sorted(m.group_configs)
-    if not groups:
+    held_by = m.resource_configs[kind.family]
+    names = sorted(held_by)
+    if not names:
         return {}
     v = row.ranges[ApiKey.DescribeConfigs][1]
     row.client.answered(ApiKey.DescribeConfigs, v, build.describe_configs(
-        v, [(g, None) for g in groups], resource_type=ConfigResourceType.GROUP))
-    for g in groups:
-        held = m.group_configs[g]
+        v, [(g, None) for g in names], resource_type=kind.type))
+    what = kind.type.name
+    for g in names:
+        held = held_by[g]
         at = ["results", {"resource_name": g}]
         check.expect_field([*at, "error_code"], [Errors.NONE], count=1,
-                           says=f"DescribeConfigs v{v} of group {g!r}: NONE")
-        check.expect_field([*at, "configs", {"config_source": ConfigSource.GROUP_CONFIG}, "name"], sorted(held),
-                           count=len(held), says=f"group {g!r} overrides exactly {sorted(held)}")
+                           says=f"DescribeConfigs v{v} of {what} {g!r}: NONE")
+        check.expect_field([*at, "configs", {"config_source": kind.source}, "name"], sorted(held),
+                           count=len(held), says=f"{what} {g!r} overrides exactly {sorted(held)}")
         for key, value in sorted(held.items()):
             check.expect_field([*at, "configs", {"name": key}, "value"], [value], count=1,
-                               says=f"group {g!r}: {key}={value}")
+                               says=f"{what} {g!r}: {key}={value}")
     return {}
+
+
+def _reassignments(run) -> dict:
+    m, check, row = run.model, run.check, run.row
+    asked = [(n, range(t.partitions)) for n, t in sorted(m.topics.items()) if t.partitions]
+    v = row.list_reassignments_version
+    row.client.answered(ApiKey.ListPartitionReassignments, v, build.list_partition_reassignments(v, asked))
+    check.expect_field(["error_code"], [Errors.NONE], says=f"ListPartitionReassignments v{v}: NONE")
+    check.expect_field(["topics", "name"], [], count=0,
+                       says=f"no partition of the example's topics {[n for n, _ in asked]} reassigning")
+    return {}
+
+
+def _consumers(run) -> dict:
+    m, check, groups = run.model, run.check, run.row.groups
+    v = run.row.consumer_describe_version
+    for g in sorted(set(m.consumers) | m.consumer_groups_deleted):
+        members = m.consumers.get(g)
+        groups.answered(groups.client(g), ApiKey.ConsumerGroupDescribe, v, build.consumer_group_describe(v, [g]))
+        at = ["groups", {"group_id": g}]
+        if not members:
+            allowed = [Errors.GROUP_ID_NOT_FOUND] if members is None else [Errors.NONE, Errors.GROUP_ID_NOT_FOUND]
+            check.expect_field([*at, "error_code"], allowed, count=1,
+                               says=f"ConsumerGroupDescribe v{v} of {g!r}: " + (
+                                   "gone, deleted" if members is None else "Empty (or gone), every member left"))
+            check.expect_field([*at, "members", "member_id"], [], count=0, says=f"{g!r} has no member")
+            continue
+        check.expect_field([*at, "error_code"], [Errors.NONE], count=1, says=f"ConsumerGroupDescribe v{v} of {g!r}: NONE")
+        ids = sorted(c.member_id for c in members.values())
+        check.expect_field([*at, "members", "member_id"], ids, count=len(ids), distinct=True,
+                           says=f"{g!r}'s members are exactly the model's {len(ids)}")
+        for slot, c in sorted(members.items()):
+            mine = [*at, "members", {"member_id": c.member_id}]
+            check.expect_field([*mine, "subscribed_topic_names", "*"], c.topics, count=len(c.topics), distinct=True,
+                               says=f"{g!r} member {slot} subscribes to {c.topics}")
+            target = [*mine, "target_assignment", "topic_partitions", "topic_name"]
+            check.expect_field(target, sorted(m.topics), retry_s=VISIBLE_S,
+                               says=f"{g!r} member {slot}'s target assignment names only topics that exist")
+            existing = [t for t in c.topics if t in m.topics]
+            check.expect_field(target, existing, when=(-1, [*at, "group_state"], COMPUTED),
+                               says=f"{g!r} member {slot}'s target assignment, computed for the group's epoch, "
+                                    f"names only subscribed topics that exist, {existing}")
+    return {}
+
+
+#: The consumer group states whose target assignment was computed for the group's epoch: in
+#: Assigning (KIP-848) a member's subscription changed and the coordinator computes the new
+#: target at the next heartbeat, so the described one is the previous epoch's
+COMPUTED = ("Stable", "Reconciling")
 
 
 #: Each family's invariant, in the order they are looked at: (family, script line, look).
@@ -187,4 +249,8 @@ LOOKS = (("acls", "(invariant) DescribeAcls", _acls), ("quotas", "(invariant) De
          ("features", "(invariant) ApiVersions finalized features", _features),
          ("tokens", "(invariant) DescribeDelegationToken", _tokens),
          ("share", "(invariant) DescribeShareGroupOffsets", _share),
-         ("group_configs", "(invariant) DescribeConfigs of groups", _group_configs))
+         ("group_configs", "(invariant) DescribeConfigs of groups", lambda run: _resource_configs(run, GROUP)),
+         ("client_metrics", "(invariant) DescribeConfigs of client metrics",
+          lambda run: _resource_configs(run, CLIENT_METRICS)),
+         ("reassignments", "(invariant) ListPartitionReassignments", _reassignments),
+         ("consumer_groups", "(invariant) ConsumerGroupDescribe", _consumers))

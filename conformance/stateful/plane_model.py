@@ -1,6 +1,7 @@
 """S2's model of the admin plane: S1's cluster model (topics, partitions, configs, the log:
 ``conformance/cluster_model.py``) and beside it the ACL bindings, client quotas, SCRAM
-credentials, committed offsets and finalized feature levels one example made, each changed
+credentials, committed offsets, group and client metrics configs, reassignments and finalized
+feature levels one example made, each changed
 as Kafka's controller and coordinators change them, and the cross-family rules between them
 (``reference/plane_rules.py``, each with its Kafka source) applied where the step that
 triggers them succeeded.
@@ -22,6 +23,15 @@ from ..acl_model import AclModel
 from ..quota_model import QuotaModel
 
 TP = tuple[str, int]
+
+
+@dataclasses.dataclass
+class Consumer:
+    """A member of a consumer group (KIP-848): its id, its epoch as last answered, the topics
+    it subscribes to."""
+    member_id: str
+    epoch: int
+    topics: list[str]
 
 
 class PlaneModel(cm.Model):
@@ -46,13 +56,18 @@ class PlaneModel(cm.Model):
         self.producer_step = -1         # the step InitProducerId answered (its learn note's source)
         self.txn_state: str | None = None
         self.txn_partitions: set[TP] = set()
-        #: group -> {key: value}: the GROUP configs the example set, for every group it configured
-        self.group_configs: dict[str, dict[str, str]] = {}
+        #: family (group_configs, client_metrics) -> resource name -> {key: value}: the configs
+        #: the example set of the GROUP and CLIENT_METRICS resources, for every one it configured
+        self.resource_configs: dict[str, dict[str, dict[str, str]]] = {"group_configs": {}, "client_metrics": {}}
         #: share group -> {(topic, partition): start offset}: every share group the example made
         #: (an AlterShareGroupOffsets answered NONE), its start offsets
         self.share: dict[str, dict[TP, int]] = {}
         #: delegation tokens the example made and did not expire: token id -> Token, in the order made
         self.tokens: dict = {}
+        #: consumer group -> member slot -> Consumer: the members of each consumer group the
+        #: example made (ConsumerGroupHeartbeat), and the groups made, deleted since or not
+        self.consumers: dict[str, dict[str, Consumer]] = {}
+        self.consumer_groups_deleted: set[str] = set()
         #: finalized feature levels (name -> level), learnt before the first step
         self.features: dict[str, int] = {}
         #: names deleted in this example and not created since
@@ -81,8 +96,8 @@ class PlaneModel(cm.Model):
         return effect
 
     def topic_deleted(self, name: str) -> None:
-        """TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEEPS_ACLS and
-        TOPIC_DELETION_DROPS_SHARE_OFFSETS."""
+        """TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEEPS_ACLS,
+        TOPIC_DELETION_UNASSIGNS_PARTITIONS and TOPIC_DELETION_DROPS_SHARE_OFFSETS."""
         self.deleted_names.add(name)
         for group, held in self.groups.items():
             gone = [tp for tp in held if tp[0] == name]
@@ -94,6 +109,8 @@ class PlaneModel(cm.Model):
                     self.emptied.add(group)
         if any(b.name == name for b in self.acls.held):
             self.hit(rules.TOPIC_DELETION_KEEPS_ACLS)
+        if any(name in c.topics for members in self.consumers.values() for c in members.values()):
+            self.hit(rules.TOPIC_DELETION_UNASSIGNS_PARTITIONS)
         for held in self.share.values():
             gone = [tp for tp in held if tp[0] == name]
             if gone:
@@ -156,21 +173,57 @@ class PlaneModel(cm.Model):
         self.txn_state = state
         self.txn_partitions = set()
 
+    # -- reassignments ---------------------------------------------------------------------------
+    def reassigned(self, topic: str, partitions: list[int]) -> None:
+        """REASSIGNMENT_KEEPS_THE_LOG: a partition reassigned to its replicas keeps its log and
+        the offsets groups hold for it (counted where it has either to keep)."""
+        t = self.topics.get(topic)
+        for p in partitions:
+            if (t is not None and t.end[p] > 0) or any((topic, p) in held for held in self.groups.values()):
+                self.hit(rules.REASSIGNMENT_KEEPS_THE_LOG)
+
     # -- groups ------------------------------------------------------------------------------
     def committed(self, group: str, offsets: dict[TP, Committed]) -> None:
         self.groups.setdefault(group, {}).update(offsets)
         self.asked.setdefault(group, set()).update(offsets)
         self.emptied.discard(group)
 
+    # -- consumer groups (KIP-848) ----------------------------------------------------------------
+    def consumer_joined(self, group: str, slot: str, member_id: str, epoch: int, topics: list[str]) -> None:
+        self.consumers.setdefault(group, {})[slot] = Consumer(member_id, epoch, topics)
+        self.consumer_groups_deleted.discard(group)
+
+    def consumer_left(self, group: str, slot: str) -> None:
+        self.consumers[group].pop(slot, None)
+
+    def delete_refused(self, group: str) -> bool:
+        """MEMBERS_KEEP_THEIR_GROUP: DeleteGroups of a consumer group with a member is refused
+        (NON_EMPTY_GROUP) and changes nothing."""
+        if self.consumers.get(group):
+            self.hit(rules.MEMBERS_KEEP_THEIR_GROUP)
+            return True
+        return False
+
     def group_deleted(self, group: str) -> None:
         """GROUP_DELETION_KEEPS_GROUP_CONFIGS: the group's configs stay."""
+        if group in self.consumers:
+            del self.consumers[group]
+            self.consumer_groups_deleted.add(group)
         if self.group_configs.get(group):
             self.hit(rules.GROUP_DELETION_KEEPS_GROUP_CONFIGS)
         self.groups.pop(group, None)
         self.emptied.discard(group)
 
-    def group_configured(self, group: str, key: str, value: str | None) -> None:
-        held = self.group_configs.setdefault(group, {})
+    @property
+    def group_configs(self) -> dict[str, dict[str, str]]:
+        return self.resource_configs["group_configs"]
+
+    def resource_configured(self, family: str, name: str, key: str, value: str | None) -> None:
+        """CONFIG_RESOURCES_ARE_TYPED: a change of one type's configs of ``name`` leaves the
+        other type's of the same name."""
+        if any(held.get(name) for f, held in self.resource_configs.items() if f != family):
+            self.hit(rules.CONFIG_RESOURCES_ARE_TYPED)
+        held = self.resource_configs[family].setdefault(name, {})
         if value is None:
             held.pop(key, None)
         else:
