@@ -9,7 +9,10 @@ name, so that one name holds configs of two types at once. A group's configs nee
 client; NONE for the resource. Values stay inside what the broker accepts by default: a
 group's ``consumer.session.timeout.ms`` 45000-60000 (``group.consumer.min/max.session.timeout.ms``),
 a subscription's ``interval.ms`` 100-3600000 and ``metrics`` any prefix list
-(``ClientMetricsConfigs.validate``).
+(``ClientMetricsConfigs.validate``). Every SET of a subscription also sets its ``match`` to
+``client_id=`` its own name, a client id no client has: a subscription without a match
+applies to every client of the cluster (KIP-714), and S2 may run on a cluster it did not
+start.
 
 DescribeConfigs of each resource the example configured is the family's invariant
 (``plane_invariants.py``): its entries of the type's config source (GROUP_CONFIG,
@@ -22,6 +25,7 @@ metrics before 3.7 and in ZooKeeper mode), with that answer as the evidence.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from hypothesis import strategies as st
 
@@ -40,13 +44,19 @@ class ResourceKind:
     type: ConfigResourceType
     source: ConfigSource
     values: dict[str, tuple[str, ...]]
+    #: keys set beside every SET, from the resource's name: a client metrics subscription
+    #: matches only a client id no client has (its own name), so that a subscription S2 makes
+    #: on a cluster it did not start asks no other client for metrics (KIP-714: a subscription
+    #: without ``match`` applies to every client)
+    pinned: Callable[[str], dict[str, str]] = lambda name: {}
 
 
 GROUP = ResourceKind("group_configs", ConfigResourceType.GROUP, ConfigSource.GROUP_CONFIG,
                      {"consumer.session.timeout.ms": ("45000", "50000", "60000")})
 CLIENT_METRICS = ResourceKind("client_metrics", ConfigResourceType.CLIENT_METRICS, ConfigSource.CLIENT_METRICS_CONFIG,
                               {"interval.ms": ("60000", "120000"),
-                               "metrics": ("org.apache.kafka.producer.", "org.apache.kafka.consumer.")})
+                               "metrics": ("org.apache.kafka.producer.", "org.apache.kafka.consumer.")},
+                              pinned=lambda name: {"match": f"client_id={name}"})
 KINDS = (GROUP, CLIENT_METRICS)
 
 
@@ -71,17 +81,21 @@ class AlterResourceConfigs(FamilyOperation):
 
     def render(self, op, n):
         key = op.get("key") or next(iter(self.kind.values))
-        return f"{n(op['group'])}: {key} " + ("DELETE" if op["value"] is None else f"SET {op['value']}")
+        pinned = "" if op["value"] is None else "".join(f", {k} SET {v}" for k, v in self.kind.pinned(n(op["group"])).items())
+        return f"{n(op['group'])}: {key} " + ("DELETE" if op["value"] is None else f"SET {op['value']}") + pinned
 
     def perform(self, run, op, line):
         m, v, kind = run.model, op["v"], self.kind
         name, key = m.name(op["group"]), op.get("key") or next(iter(kind.values))
-        change = (key, AlterConfigOp.DELETE, None) if op["value"] is None else (key, AlterConfigOp.SET, op["value"])
-        run.send(self.api, v, build.incremental_alter_configs(v, [(name, [change])], resource_type=kind.type), line)
+        pinned = {} if op["value"] is None else kind.pinned(name)
+        changes = [(key, AlterConfigOp.DELETE, None) if op["value"] is None else (key, AlterConfigOp.SET, op["value"])]
+        changes += [(k, AlterConfigOp.SET, value) for k, value in pinned.items()]
+        run.send(self.api, v, build.incremental_alter_configs(v, [(name, changes)], resource_type=kind.type), line)
         with run.judging(lambda: f"{line} -> not NONE"):
             run.check.expect_field(["responses", {"resource_name": name}, "error_code"], [Errors.NONE], count=1,
                                    says=f"IncrementalAlterConfigs v{v} of {kind.type.name} {name!r}: NONE")
         m.resource_configured(kind.family, name, key, op["value"])
+        m.resource_configs[kind.family][name].update(pinned)
         self.settled(run, line, "NONE")
 
 
