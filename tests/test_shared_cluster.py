@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 from kafka.record.memory_records import MemoryRecordsBuilder
 
-from protocol import ConfigResourceType, OffsetSpec, apis, codec, requests, schema_facts, wire
+from protocol import AlterConfigOp, ConfigResourceType, ConfigSource, OffsetSpec, apis, codec, requests, schema_facts, wire
 from protocol.apis import ApiKey
 from protocol.errors import Errors
 from faults.mutants.mutant import Mutant
@@ -552,3 +552,41 @@ def test_kafka_with_consent_groups_transactions_reassignments_and_tokens_are_not
     assert txns[killed + "txn"] not in OPEN, txns
     assert {t: s for t, s in txns.items() if not t.startswith("kac-")} == theirs["transactions"]
     assert run_topics(address) == [] and snapshot_of_theirs(address) == before
+
+
+def _config_overrides(address, kind: int, name: str) -> dict:
+    with wire.Connection(*address) as conn:
+        r = conn.send(ApiKey.DescribeConfigs, 4, requests.describe_configs(4, [(name, None)], resource_type=kind)).response
+    [result] = r["results"]
+    return {c["name"]: c["value"] for c in result["configs"] if c["config_source"] in (
+        ConfigSource.GROUP_CONFIG, ConfigSource.CLIENT_METRICS_CONFIG)}
+
+
+def test_cleanup_removes_a_killed_runs_group_and_client_metrics_configs_and_not_theirs(tmp_path, kafka_cluster):
+    """A group's configs outlive the group and a client metrics subscription is nothing but
+    its configs (S2 sets both): a killed run's, found by ListConfigResources, are deleted by
+    --cleanup; someone's group config and subscription stay as they were."""
+    address, _ = kafka_cluster
+    killed = "kac-" + uuid.uuid4().hex[:6] + "-"
+    sets = [(ConfigResourceType.GROUP, killed + "g1", "consumer.session.timeout.ms", "50000"),
+            (ConfigResourceType.CLIENT_METRICS, killed + "g1", "interval.ms", "60000"),
+            (ConfigResourceType.GROUP, "their-group", "consumer.session.timeout.ms", "55000"),
+            (ConfigResourceType.CLIENT_METRICS, "their-subscription", "interval.ms", "120000")]
+    with wire.Connection(*address) as conn:
+        for kind, name, key, value in sets:
+            r = conn.send(ApiKey.IncrementalAlterConfigs, 1, requests.incremental_alter_configs(
+                1, [(name, [(key, AlterConfigOp.SET, value)])], resource_type=kind)).response
+            assert r["responses"][0]["error_code"] == Errors.NONE, r
+    for kind, name, key, value in sets:
+        _, held = eventually(lambda: _config_overrides(address, kind, name), lambda h: h == {key: value}, within=10)
+        assert held == {key: value}, (name, held)
+    spec = f"bootstrap:{address[0]}:{address[1]}"
+    proc = subprocess.run([sys.executable, "-m", "pytest", "conformance", "-p", "no:cacheprovider", "--broker", spec,
+                           "--results-dir", str(tmp_path / "results"), "--cleanup", killed],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "removed 2 group and client metrics configs" in proc.stdout, proc.stdout
+    for kind, name, key, value in sets:
+        want = {key: value} if name.startswith("their") else {}
+        _, held = eventually(lambda: _config_overrides(address, kind, name), lambda h: h == want, within=10)
+        assert held == want, (name, held)
