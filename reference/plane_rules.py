@@ -16,7 +16,7 @@ from protocol.kafka_sources import KAFKA
 
 #: The admin families S2 drives, in the order its coverage lists them.
 FAMILIES = ("topics", "configs", "log", "acls", "quotas", "scram", "groups", "transactions", "features", "tokens",
-            "share", "group_configs", "client_metrics", "reassignments", "consumer_groups")
+            "share", "group_configs", "client_metrics", "reassignments", "consumer_groups", "broker_configs")
 
 _REPLICATION = KAFKA + "metadata/src/main/java/org/apache/kafka/controller/ReplicationControlManager.java"
 _OFFSETS = KAFKA + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/OffsetMetadataManager.java"
@@ -80,6 +80,16 @@ MEMBERS_KEEP_THEIR_GROUP = CrossRule(
     _GROUPS + " (deleteGroups -> validateDeleteGroup); " + KAFKA
     + "group-coordinator/src/main/java/org/apache/kafka/coordinator/group/modern/consumer/ConsumerGroup.java "
       "(validateDeleteGroup: NON_EMPTY_GROUP unless the group is EMPTY)")
+BROKER_DEFAULTS_REACH_TOPICS = CrossRule(
+    "broker-defaults-reach-topics", ("broker_configs", "configs"),
+    "a dynamic cluster-wide broker default (log.retention.ms) is the retention.ms of every topic that does not "
+    "override it, config_source DYNAMIC_DEFAULT_BROKER_CONFIG, and of the topics created after it; a topic's "
+    "override wins (TOPIC_CONFIG); deleting the default brings back the static one (measured on kafka:4.4.0 and "
+    "3.9.2,mode=zk, 2026-12-04)",
+    "KIP-226 (the order of a config's sources: topic, per-broker dynamic, cluster-wide dynamic, static, default); "
+    + KAFKA + "core/src/main/scala/kafka/server/DynamicBrokerConfig.scala (updateDefaultConfig, the log configs "
+              "reconfigured: DynamicLogConfig); " + KAFKA + "core/src/main/scala/kafka/server/ConfigHelper.scala "
+              "(describeConfigs of a topic: the synonyms in that order)")
 CONFIG_RESOURCES_ARE_TYPED = CrossRule(
     "config-resources-are-typed", ("group_configs", "client_metrics"),
     "a config resource is its type and its name: the GROUP configs and the CLIENT_METRICS configs of one name are "
@@ -158,7 +168,7 @@ RULES: tuple[CrossRule, ...] = (TOPIC_DELETION_DROPS_OFFSETS, TOPIC_DELETION_KEE
                                 SCRAM_DELETION_KEEPS_TOKENS, TOPIC_DELETION_DROPS_SHARE_OFFSETS,
                                 GROUP_DELETION_KEEPS_GROUP_CONFIGS, CONFIG_RESOURCES_ARE_TYPED,
                                 REASSIGNMENT_KEEPS_THE_LOG, TOPIC_DELETION_UNASSIGNS_PARTITIONS,
-                                MEMBERS_KEEP_THEIR_GROUP)
+                                MEMBERS_KEEP_THEIR_GROUP, BROKER_DEFAULTS_REACH_TOPICS)
 BY_ID = {r.id: r for r in RULES}
 
 __all__ = ["BY_ID", "FAMILIES", "RULES", "CrossRule"] + [name for name, v in dict(globals()).items()

@@ -1,5 +1,5 @@
 """S2 asks what its issue says it asks: on Kafka (kafka:4.4.0's preset=acl companion, where
-every family runs) a seeded ci run passes, reaches every admin family, all fourteen in one
+every family runs) a seeded ci run passes, reaches every admin family, all sixteen in one
 sequence, and hits every cross-family rule; the model's rules hold as data (pure, fast).
 
 The suite runs as users run it, in a subprocess; the figures are printed (``-s``).
@@ -113,6 +113,22 @@ def test_a_reassignments_answer_follows_the_modes_order_of_checks(mode, unknown_
         assert op.predicted(m, topic, 1, "unregistered") == Errors.INVALID_REPLICA_ASSIGNMENT
     finally:
         release_lines.use(None)
+
+
+@pytest.mark.fast
+def test_a_broker_default_is_the_value_of_every_topic_without_an_override_while_it_is_set():
+    from protocol import ConfigSource
+    fresh = cm.Defaults(configs={"retention.ms": ("604800000", int(ConfigSource.DEFAULT_CONFIG))}, configs_known=True)
+    m = PlaneModel("kac-x-s2-1", fresh)
+    [created] = m.create_topics([{"name": m.name("a"), "partitions": 1, "rf": 1, "configs": []}], False, 7)
+    created.effect({"num_partitions": 1})
+    m.broker_default("retention.ms", "7200000")
+    m.broker_default("retention.ms", "10800000")
+    assert m.defaults.configs["retention.ms"] == ("10800000", int(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG))
+    assert fresh.configs["retention.ms"] == ("604800000", int(ConfigSource.DEFAULT_CONFIG))    # the row's stays
+    m.broker_default("retention.ms", None)
+    assert m.defaults.configs["retention.ms"] == ("604800000", int(ConfigSource.DEFAULT_CONFIG))
+    assert m.hits == {rules.BROKER_DEFAULTS_REACH_TOPICS.id: 3} and m.broker_defaults == {}
 
 
 @pytest.fixture(scope="module")

@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from fixtures.admin import Admin
 from fixtures.harness import Unsupported, Violation
-from protocol import AlterConfigOp, ApiKey, Errors, requests, schema_facts
-from reference import plane_rules as rules
+from protocol import AlterConfigOp, ApiKey, ConfigResourceType, Errors, requests, schema_facts
+from reference import plane_rules as rules, switches
 from protocol.requests import AclOperation, AclPermission
 from reference.features import DOWNGRADABLE
 from reference.scram_rules import SHA_512
@@ -31,7 +31,7 @@ from strategies import stateful as draws
 
 from ..acl_client import Acls
 from ..acl_model import everything_of
-from ..capabilities import share_groups_off
+from ..capabilities import share_groups_off, switched_off
 from ..group_client import Groups
 from ..quota_client import Quotas
 from ..scram_client import Scram
@@ -41,7 +41,7 @@ from .feature_operations import UpdateFeatures
 from .group_operations import DeleteGroups, OffsetCommit
 from .consumer_group_operations import GROUP as CONSUMER_GROUP, ConsumerGroupHeartbeat
 from .reassignment_operations import AlterPartitionReassignments
-from .resource_config_operations import KINDS, AlterClientMetricsConfigs, AlterGroupConfigs
+from .resource_config_operations import KINDS, AlterBrokerDefault, AlterClientMetricsConfigs, AlterGroupConfigs
 from .share_operations import AlterShareGroupOffsets, DeleteShareGroupOffsets
 from .token_operations import RENEWERS, CreateDelegationToken, ExpireDelegationToken, RenewDelegationToken
 from .transaction_operations import END_BELOW, AddPartitionsToTxn, EndTxn
@@ -57,7 +57,7 @@ FAMILY_OPERATIONS = (CreateAcls(), DeleteAcls(), AlterClientQuotas(), AlterUserS
                      DeleteGroups(), UpdateFeatures(), AddPartitionsToTxn(), EndTxn(), CreateDelegationToken(),
                      RenewDelegationToken(), ExpireDelegationToken(), AlterShareGroupOffsets(),
                      DeleteShareGroupOffsets(), AlterGroupConfigs(), AlterClientMetricsConfigs(),
-                     AlterPartitionReassignments(), ConsumerGroupHeartbeat())
+                     AlterPartitionReassignments(), ConsumerGroupHeartbeat(), AlterBrokerDefault())
 S2 = Operations(OPERATIONS + FAMILY_OPERATIONS)
 #: ApiVersions lists finalized features from v3 (KIP-584; ApiVersionsResponse.json)
 FEATURES_VERSION = schema_facts.first_version_with(ApiKey.ApiVersions, "finalized_features", schema_facts.RESPONSE)
@@ -69,7 +69,8 @@ DESCRIBES = {"acls": (ApiKey.DescribeAcls,), "quotas": (ApiKey.DescribeClientQuo
              "share": (ApiKey.DescribeShareGroupOffsets, ApiKey.FindCoordinator),
              "group_configs": (ApiKey.DescribeConfigs,), "client_metrics": (ApiKey.DescribeConfigs,),
              "reassignments": (ApiKey.ListPartitionReassignments, ApiKey.Metadata),
-             "consumer_groups": (ApiKey.ConsumerGroupDescribe, ApiKey.FindCoordinator)}
+             "consumer_groups": (ApiKey.ConsumerGroupDescribe, ApiKey.FindCoordinator),
+             "broker_configs": (ApiKey.DescribeConfigs,)}
 #: Where Kafka has the config resource types S2 sets beside topics (the evidence's reading)
 WHERE = {"group_configs": "KIP-848, from Kafka 4.0", "client_metrics": "KIP-714, from Kafka 3.7, KRaft only"}
 #: What a broker answers a token request with when it makes no tokens: on a listener that
@@ -103,7 +104,7 @@ class PlaneStrategies(Strategies):
         ``g1`` and topic ``a`` (the names most draws take), after the first CreateTopics: a
         config override, a quota set, a credential upserted, a binding created, a partition
         added to a transaction, a group's and a client metrics subscription's config of one
-        name, offsets committed, a consumer group member subscribed to ``a`` (and the group's deletion refused), a partition
+        name, the cluster-wide log.retention.ms, offsets committed, a consumer group member subscribed to ``a`` (and the group's deletion refused), a partition
         reassigned to its replicas. The
         minimiser drops what a failure does not need."""
         row, out = self.row, []
@@ -138,6 +139,8 @@ class PlaneStrategies(Strategies):
         if ApiKey.OffsetCommit in row.ranges and "groups" in row.families:
             out.append(at(ApiKey.OffsetCommit, {"group": "g1", "topic": "a", "partitions": [0], "offset": 7,
                                                 "metadata": ""}))
+        if AlterBrokerDefault().enabled(row):
+            out.append(at(ApiKey.IncrementalAlterConfigs, {"api": AlterBrokerDefault().name, "value": "7200000"}))
         if ConsumerGroupHeartbeat().enabled(row):
             out.append(at(ApiKey.ConsumerGroupHeartbeat, {"member": "m1", "leave": False, "topics": ["a"]}))
             if ApiKey.DeleteGroups in row.ranges and "groups" in row.families:
@@ -236,6 +239,7 @@ class PlaneRow(Row):
             self._family(kind.family, (ApiKey.IncrementalAlterConfigs,), lambda kind=kind: self._resource_configs(kind))
         self._family("reassignments", (ApiKey.AlterPartitionReassignments,), self._reassignments)
         self._family("consumer_groups", (ApiKey.ConsumerGroupHeartbeat,), self._consumer_groups)
+        self._family("broker_configs", (ApiKey.IncrementalAlterConfigs,), self._broker_configs)
 
     def _family(self, family: str, apis, start) -> None:
         missing = [a.name for a in (*apis, *DESCRIBES.get(family, ())) if self.check.broker.advertised(a) is None]
@@ -324,7 +328,21 @@ class PlaneRow(Row):
                               f"{'no result' if code is None else Errors(code).name}: the broker has no "
                               f"{kind.family.replace('_', ' ')} ({WHERE[kind.family]})")
 
+    def _broker_configs(self):
+        if self.check.broker.external:
+            raise Unsupported("a cluster the suite did not start: a broker config is not the run's, and the suite "
+                              "sends none there (fixtures/scope.py refuses every BROKER config resource)")
+        if ApiKey.IncrementalAlterConfigs not in self.ranges or not self.defaults.configs_known:
+            raise Unsupported("the topics' config defaults are not learnt: nothing to see a broker default reach")
+
     def _consumer_groups(self):
+        """KIP-848's consumer groups are asked unless what the broker shows turns their protocol
+        off (``reference/switches.py`` CONSUMER_GROUPS: Kafka 3.7-3.9 advertise
+        ConsumerGroupHeartbeat and answer it UNSUPPORTED_VERSION without "consumer" among
+        ``group.coordinator.rebalance.protocols``; 4.x without ``group.version`` 1)."""
+        why = switched_off(self.check, switches.CONSUMER_GROUPS)
+        if why:
+            raise Unsupported(f"the consumer rebalance protocol is off: {why} ({switches.CONSUMER_GROUPS.source})")
         if self.groups is None:
             self.groups = Groups(self.check)
         self.consumer_describe_version = Admin(self.check, self.client).version(ApiKey.ConsumerGroupDescribe)
@@ -395,6 +413,11 @@ class PlaneRow(Row):
                     self.client.send(ApiKey.IncrementalAlterConfigs, v, requests.incremental_alter_configs(
                         v, [(g, [(k, AlterConfigOp.DELETE, None) for k in keys]) for g, keys in configured.items()],
                         resource_type=kind.type))
+            if m.broker_defaults:
+                v = self.ranges[ApiKey.IncrementalAlterConfigs][1]
+                self.client.send(ApiKey.IncrementalAlterConfigs, v, requests.incremental_alter_configs(
+                    v, [("", [(AlterBrokerDefault.KEY, AlterConfigOp.DELETE, None)])],
+                    resource_type=ConfigResourceType.BROKER))
             if m.tokens:
                 v = Admin(self.check, self.client).version(ApiKey.ExpireDelegationToken)
                 for token in m.tokens.values():

@@ -29,20 +29,24 @@ their metadata image asynchronously; the coordinator writes offsets through its 
   topics that exist, and only subscribed ones once it is computed for the group's epoch (not
   Assigning) (TOPIC_DELETION_UNASSIGNS_PARTITIONS); with none left, Empty or
   gone;
+* broker configs: DescribeConfigs of the cluster-wide broker default lists the model's
+  ``log.retention.ms`` (DYNAMIC_DEFAULT_BROKER_CONFIG) or none; what it does to the topics
+  (BROKER_DEFAULTS_REACH_TOPICS) S1's configs invariant checks, the model's fresh-topic
+  value of ``retention.ms`` being the default's while it is set;
 * reassignments: ListPartitionReassignments of every partition of the example's topics
   lists none (S2 reassigns a partition only to the replicas it has).
 """
 from __future__ import annotations
 
 from fixtures.waiting import VISIBLE_S
-from protocol import ApiKey, Errors
+from protocol import ApiKey, ConfigResourceType, ConfigSource, Errors
 from protocol import requests as build
 from reference import plane_rules as rules
 from reference.group_rules import BY_TOPIC_ID_FROM, NO_OFFSET
 from reference.quota_rules import entity
 
 from ..acl_model import everything_of
-from .resource_config_operations import CLIENT_METRICS, GROUP
+from .resource_config_operations import CLIENT_METRICS, GROUP, AlterBrokerDefault
 from .token_operations import SUPER_NAME as RENEWER
 
 USERS = ("u1", "u2")
@@ -193,6 +197,27 @@ def _resource_configs(run, kind) -> dict:
     return {}
 
 
+def _broker_default(run) -> dict:
+    m, check, row = run.model, run.check, run.row
+    key, synonym = AlterBrokerDefault.KEY, AlterBrokerDefault.SYNONYM
+    v = row.ranges[ApiKey.DescribeConfigs][1]
+    row.client.answered(ApiKey.DescribeConfigs, v, build.describe_configs(
+        v, [("", [key])], resource_type=ConfigResourceType.BROKER))
+    at = ["results", {"resource_name": ""}]
+    check.expect_field([*at, "error_code"], [Errors.NONE], count=1,
+                       says=f"DescribeConfigs v{v} of the cluster-wide broker default: NONE")
+    held = m.broker_defaults.get(synonym)
+    if held is None:
+        check.expect_field([*at, "configs", {"name": key}, "name"], [], count=0, says=f"no cluster-wide {key}")
+        return {}
+    check.expect_field([*at, "configs", {"name": key}, "value"], [held[0]], count=1,
+                       says=f"the cluster-wide {key} is {held[0]}")
+    check.expect_field([*at, "configs", {"name": key}, "config_source"],
+                       [int(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG)], count=1,
+                       says=f"{key} is a dynamic cluster-wide default")
+    return {}
+
+
 def _reassignments(run) -> dict:
     m, check, row = run.model, run.check, run.row
     asked = [(n, range(t.partitions)) for n, t in sorted(m.topics.items()) if t.partitions]
@@ -253,4 +278,5 @@ LOOKS = (("acls", "(invariant) DescribeAcls", _acls), ("quotas", "(invariant) De
          ("client_metrics", "(invariant) DescribeConfigs of client metrics",
           lambda run: _resource_configs(run, CLIENT_METRICS)),
          ("reassignments", "(invariant) ListPartitionReassignments", _reassignments),
-         ("consumer_groups", "(invariant) ConsumerGroupDescribe", _consumers))
+         ("consumer_groups", "(invariant) ConsumerGroupDescribe", _consumers),
+         ("broker_configs", "(invariant) DescribeConfigs of the cluster-wide broker default", _broker_default))

@@ -12,9 +12,11 @@ Pure: no I/O. Every name is under the example's sub-prefix: topics and groups
 """
 from __future__ import annotations
 
+import copy
 import dataclasses
 from collections import Counter
 
+from protocol import ConfigSource
 from reference import plane_rules as rules
 from reference.group_rules import Committed
 
@@ -32,13 +34,17 @@ class Consumer:
     member_id: str
     epoch: int
     topics: list[str]
+    step: int = -1          # the check's step that answered the epoch (what a reproducer learns it from)
 
 
 class PlaneModel(cm.Model):
     """One S2 example's admin state: S1's topics and, per family, what it holds."""
 
     def __init__(self, sub: str, defaults: cm.Defaults):
-        super().__init__(sub, defaults)
+        super().__init__(sub, copy.deepcopy(defaults))      # a broker default moves this example's
+        #: the cluster-wide broker defaults the example set: topic synonym -> (value, the fresh
+        #: topic's (value, source) it replaced)
+        self.broker_defaults: dict[str, tuple[str, tuple | None]] = {}
         self.acls = AclModel()
         self.quotas = QuotaModel()
         #: user -> {mechanism: iterations}
@@ -173,6 +179,22 @@ class PlaneModel(cm.Model):
         self.txn_state = state
         self.txn_partitions = set()
 
+    # -- broker configs ---------------------------------------------------------------------------
+    def broker_default(self, synonym: str, value: str | None) -> None:
+        """BROKER_DEFAULTS_REACH_TOPICS: a dynamic cluster-wide default is the value of every
+        topic that does not override its synonym (config_source DYNAMIC_DEFAULT_BROKER_CONFIG),
+        the topics made after it too; deleting it brings back the fresh topic's value."""
+        configs = self.defaults.configs
+        fresh = self.broker_defaults.pop(synonym, (None, configs.get(synonym)))[1]
+        if value is None:
+            if fresh is not None:
+                configs[synonym] = fresh
+        else:
+            self.broker_defaults[synonym] = (value, fresh)
+            configs[synonym] = (value, int(ConfigSource.DYNAMIC_DEFAULT_BROKER_CONFIG))
+        if self.defaults.configs_known and any(synonym not in t.configs for t in self.topics.values()):
+            self.hit(rules.BROKER_DEFAULTS_REACH_TOPICS)
+
     # -- reassignments ---------------------------------------------------------------------------
     def reassigned(self, topic: str, partitions: list[int]) -> None:
         """REASSIGNMENT_KEEPS_THE_LOG: a partition reassigned to its replicas keeps its log and
@@ -189,8 +211,9 @@ class PlaneModel(cm.Model):
         self.emptied.discard(group)
 
     # -- consumer groups (KIP-848) ----------------------------------------------------------------
-    def consumer_joined(self, group: str, slot: str, member_id: str, epoch: int, topics: list[str]) -> None:
-        self.consumers.setdefault(group, {})[slot] = Consumer(member_id, epoch, topics)
+    def consumer_joined(self, group: str, slot: str, member_id: str, epoch: int, topics: list[str],
+                        step: int = -1) -> None:
+        self.consumers.setdefault(group, {})[slot] = Consumer(member_id, epoch, topics, step)
         self.consumer_groups_deleted.discard(group)
 
     def consumer_left(self, group: str, slot: str) -> None:

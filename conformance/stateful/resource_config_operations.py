@@ -1,6 +1,7 @@
 """S2's operations on the config resources that are not topics: IncrementalAlterConfigs of a
-GROUP resource (KIP-848's dynamic group configuration) and of a CLIENT_METRICS resource
-(KIP-714's client metrics subscriptions), each SET or DELETE of one key.
+GROUP resource (KIP-848's dynamic group configuration), of a CLIENT_METRICS resource
+(KIP-714's client metrics subscriptions) and of the cluster-wide broker default (KIP-226),
+each SET or DELETE of one key.
 
 Both name the example's groups ``SUB-g1``/``-g2``: the very names whose offsets the groups
 family commits and DeleteGroups deletes, and a client metrics subscription under the same
@@ -18,7 +19,8 @@ DescribeConfigs of each resource the example configured is the family's invarian
 (``plane_invariants.py``): its entries of the type's config source (GROUP_CONFIG,
 CLIENT_METRICS_CONFIG) are exactly the model's. What deleting a group does to its configs
 (nothing) is GROUP_DELETION_KEEPS_GROUP_CONFIGS; that the two types of one name are apart,
-CONFIG_RESOURCES_ARE_TYPED (``reference/plane_rules.py``). A family is off where a
+CONFIG_RESOURCES_ARE_TYPED; what the broker default does to topics (it is their value where
+they do not override it), BROKER_DEFAULTS_REACH_TOPICS (``reference/plane_rules.py``). A family is off where a
 DescribeConfigs of its type is not answered NONE (group configs before Kafka 4.0, client
 metrics before 3.7 and in ZooKeeper mode), with that answer as the evidence.
 """
@@ -99,6 +101,40 @@ class AlterResourceConfigs(FamilyOperation):
         self.settled(run, line, "NONE")
 
 
+class AlterBrokerDefault(FamilyOperation):
+    """IncrementalAlterConfigs of the cluster-wide broker default (the BROKER resource named
+    ``""``, KIP-226): SET or DELETE ``log.retention.ms``, whose topic synonym is
+    ``retention.ms``. Only on a broker the suite started: a broker config is not the run's,
+    and on a cluster it did not start the suite sends none (``fixtures/scope.py``)."""
+    api = ApiKey.IncrementalAlterConfigs
+    family = "broker_configs"
+    #: the broker default S2 moves, its topic synonym, and the values it sets (2 h, 3 h)
+    KEY, SYNONYM, VALUES = "log.retention.ms", "retention.ms", ("7200000", "10800000")
+
+    @property
+    def name(self) -> str:
+        return "IncrementalAlterConfigs(BROKER)"
+
+    def draw(self, s, focused=False):
+        return st.fixed_dictionaries({"api": st.just(self.name), "v": s.version(self.api, True),
+                                      "value": st.one_of(st.none(), st.sampled_from(self.VALUES))})
+
+    def render(self, op, n):
+        return f"cluster default: {self.KEY} " + ("DELETE" if op["value"] is None else f"SET {op['value']}")
+
+    def perform(self, run, op, line):
+        m, v = run.model, op["v"]
+        change = (self.KEY, AlterConfigOp.DELETE, None) if op["value"] is None else (self.KEY, AlterConfigOp.SET,
+                                                                                     op["value"])
+        run.send(self.api, v, build.incremental_alter_configs(v, [("", [change])],
+                                                              resource_type=ConfigResourceType.BROKER), line)
+        with run.judging(lambda: f"{line} -> not NONE"):
+            run.check.expect_field(["responses", {"resource_name": ""}, "error_code"], [Errors.NONE], count=1,
+                                   says=f"IncrementalAlterConfigs v{v} of the cluster-wide broker default: NONE")
+        m.broker_default(self.SYNONYM, op["value"])
+        self.settled(run, line, "NONE")
+
+
 class AlterGroupConfigs(AlterResourceConfigs):
     kind = GROUP
 
@@ -107,4 +143,5 @@ class AlterClientMetricsConfigs(AlterResourceConfigs):
     kind = CLIENT_METRICS
 
 
-__all__ = ["CLIENT_METRICS", "GROUP", "KINDS", "AlterClientMetricsConfigs", "AlterGroupConfigs", "ResourceKind"]
+__all__ = ["CLIENT_METRICS", "GROUP", "KINDS", "AlterBrokerDefault", "AlterClientMetricsConfigs", "AlterGroupConfigs",
+           "ResourceKind"]
