@@ -11,7 +11,7 @@ the step just before the failing invariant (the invariants are looked at after e
 that step is the one that made the broker differ from the model) and the step of the other
 family before it.
 
-The seed is fixed at 4: S2's ci profile (8 examples of 30 steps) hits the cross-family rules
+The seed is fixed at 4: S2's ci profile (8 examples of 40 steps) hits the cross-family rules
 a mutant breaks at that seed (``coverage_by_check`` of a kafka:4.4.0 run with the tokens,
 share and group config families, 2026-12-04: topic deletion among offsets 3, among ACLs 4,
 among share group start offsets 4, a re-created topic 3, a SCRAM deletion among quotas 4 and
