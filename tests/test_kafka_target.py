@@ -173,6 +173,31 @@ def test_one_node_starts_answers_records_its_version_and_leaves_nothing(tmp_path
     assert wire.probe(info.host, info.port, timeout=1) is None, "the broker still answers after stop()"
 
 
+def test_a_broker_whose_port_was_taken_before_it_bound_starts_again_on_fresh_ports(monkeypatch):
+    """``free_port`` lets its port go before the JVM binds it; CI saw a parallel worker take
+    one (``BindException`` in ``openServerSocket``), and 9 checks lost their broker. The
+    first port handed out here is held by a listening socket, as that worker held it."""
+    import socket
+    from fixtures.brokers import kafka as kafka_target
+    held = socket.socket()
+    held.bind(("127.0.0.1", 0))
+    held.listen()
+    taken, real, handed = held.getsockname()[1], kafka_target.free_port, []
+
+    def free_port(host="127.0.0.1"):
+        handed.append(taken if not handed else real(host))
+        return handed[-1]
+    monkeypatch.setattr(kafka_target, "free_port", free_port)
+    target = make_target(KAFKA)
+    try:
+        info = target.start()
+        assert info.port != taken and taken in handed, (info.port, taken, handed)
+        assert wire.probe(info.host, info.port, timeout=5) is not None
+    finally:
+        target.stop()
+        held.close()
+
+
 def test_three_nodes_form_one_cluster_and_every_broker_answers(tmp_path):
     target = make_target(f"{KAFKA},nodes=3")
     info = target.start()
