@@ -260,3 +260,26 @@ def test_admin_request_overrides_and_unknown_api(data):
         domain.admin_request(ApiKey.DeleteTopics, 6, PREFIX, overrides={"topics.name": "someone-elses-topic"})
     with pytest.raises(KeyError):
         domain.admin_request(ApiKey.Produce, 3, PREFIX)
+
+
+# -- weights: one_of keeps one of the same object -------------------------------------------
+
+def test_weighed_options_keep_their_weight_in_one_of():
+    """``st.one_of([s] * 4)`` is ``s`` once (hypothesis hands out one object for equal
+    arguments, and one_of keeps one of each object): S1's focus API was 1 option in 6,
+    not 4 in 10, and a focused config pair bad 1 in 2, not 1 in 3."""
+    from strategies import stateful as draws
+    s = st.sampled_from([1, 2])
+    assert len(st.one_of([s] * 4).element_strategies) == 1            # the trap itself
+    assert len(st.one_of(draws.weighed(s, 4)).element_strategies) == 4
+
+
+@pytest.mark.parametrize("focus", [ApiKey.CreateTopics, ApiKey.DeleteRecords, ApiKey.IncrementalAlterConfigs])
+def test_s1_steps_draw_the_focus_api_four_times_and_every_other_option_once(focus):
+    from types import SimpleNamespace
+    from conformance.stateful.steps import OPERATIONS, Strategies
+    row = SimpleNamespace(focus=focus, ranges={op.api: (0, 3) for op in OPERATIONS}, watch_logs=True,
+                          watch_configs=True, avoided_shapes=frozenset(), families=frozenset(),
+                          defaults=SimpleNamespace(brokers=1, partitions=1, replication=1, configs={}))
+    listed = 4 + sum(op.support(row) for op in OPERATIONS) + sum(op.enabled(row) for op in OPERATIONS)
+    assert len(Strategies(row).steps().element_strategies) == listed

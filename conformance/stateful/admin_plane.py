@@ -153,8 +153,8 @@ class PlaneStrategies(Strategies):
         """S1's operations once each (plain where they may be: they touch only topics the
         model has, or for CreateTopics has not), CreateTopics and DeleteTopics unplain too
         (a name the model lacks or has: the model says what Kafka answers), DeleteTopics plain
-        twice, and each enabled family operation WEIGHT times (each a strategy object of its
-        own: ``one_of`` keeps one of the same object): the cross-family rules need the
+        twice, and each enabled family operation WEIGHT times (``draws.weighed``: ``one_of``
+        keeps one of the same object): the cross-family rules need the
         families' steps between a topic's or a user's changes."""
         row = self.row
         options = []
@@ -167,7 +167,7 @@ class PlaneStrategies(Strategies):
                     options.append(op.draw(self, False).map(draws.plain))
         for op in FAMILY_OPERATIONS:
             if op.enabled(row):
-                options += [op.draw(self) for _ in range(WEIGHT.get(op.api, 2))]
+                options += draws.weighed(op.draw(self), WEIGHT.get(op.api, 2))
         return st.one_of(options)
 
 

@@ -63,11 +63,11 @@ class Strategies:
         other APIs. A plain request is marked ``"plain": true``: it only touches topics the
         model has (or, for CreateTopics, does not have), so it always succeeds on Kafka."""
         row = self.row
-        options = [BY_KEY[row.focus].draw(self, True)] * 4
+        options = draws.weighed(BY_KEY[row.focus].draw(self, True), 4)
         for op in OPERATIONS:
             copies = op.support(row)
             if copies:
-                options += [op.draw(self, False)] * copies
+                options += draws.weighed(op.draw(self, False), copies)
         options += [op.draw(self, False).map(draws.plain) for op in OPERATIONS if op.enabled(row)]
         return st.one_of(options)
 
