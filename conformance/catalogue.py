@@ -54,8 +54,9 @@ PROPERTY_FAMILIES = {
           "Kafka's ReplicationControlManager, Topic.validate"),
     "S": ("stateful: random sequences of admin requests keep the broker equal to a model after every step, "
           "topics, configs and the log (S1) or the whole admin plane in one sequence with its cross-family "
-          "rules (S2); concurrent clients' histories are linearizable (S3)",
-          "all of the above; reference/plane_rules.py; Lowe 2017 and porcupine (the checker)"),
+          "rules (S2); concurrent clients' histories are linearizable (S3); acknowledged changes survive "
+          "crashed and paused nodes (S4)",
+          "all of the above; reference/plane_rules.py; Lowe 2017 and porcupine (the checker); KIP-595"),
     "A": ("configured brokers: policies refuse only what they refuse (A1), authorization hides and "
           "refuses as Kafka does (A2)", "KIP-108, KIP-133, KIP-201; Kafka's StandardAuthorizer"),
     "L": ("ACLs: DescribeAcls lists exactly what its filter matches (L1), DeleteAcls removes and returns "

@@ -151,6 +151,13 @@ class History:
         return out, False
 
 
+def judged_at(minimal: list[Operation], last: int | None) -> int | None:
+    """The step a history's verdict is told beside: the failing sub-history's last answered
+    operation (the read that broke it), so the row names that request; else ``last``."""
+    answered = [op for op in minimal if not op.indeterminate and (op.meta or {}).get("step") is not None]
+    return max(answered, key=lambda op: op.call).meta["step"] if answered else last
+
+
 def overlapping_writes(ops: list[Operation], minimal: list[Operation]) -> list[Operation]:
     """The writes and deletes of the failing key's entity (its topic, its user) on *other*
     keys whose time overlapped the failing sub-history (from its first call to its last),
@@ -162,9 +169,11 @@ def overlapping_writes(ops: list[Operation], minimal: list[Operation]) -> list[O
                   key=lambda op: op.call)
 
 
-def run_clients(history: History, clients: list, plans: list[list[dict]], timeout_s: float = 120) -> None:
-    """Each client runs its plan on a thread of its own, all at once; then the closing reads
-    (:meth:`History.closing_reads`, on the first client's connection as a client of its own)."""
+def run_clients(history: History, clients: list, plans: list[list[dict]], timeout_s: float = 120,
+                closing: bool = True) -> None:
+    """Each client runs its plan on a thread of its own, all at once; then (``closing``) the
+    closing reads (:meth:`History.closing_reads`, on the first client's connection as a
+    client of its own)."""
     failures: list[BaseException] = []
     start = threading.Barrier(len(plans))
 
@@ -183,7 +192,8 @@ def run_clients(history: History, clients: list, plans: list[list[dict]], timeou
         t.join(timeout=timeout_s)
     if failures:
         raise failures[0]
-    history.closing_reads(len(plans), clients[0])
+    if closing:
+        history.closing_reads(len(plans), clients[0])
 
 
-__all__ = ["CONFIG_KEYS", "History", "LAG_S", "MODEL", "QUOTA_KEYS", "overlapping_writes", "run_clients"]
+__all__ = ["CONFIG_KEYS", "History", "LAG_S", "MODEL", "QUOTA_KEYS", "judged_at", "overlapping_writes", "run_clients"]

@@ -29,7 +29,7 @@ from protocol import requests as build
 from protocol.codec import APIS
 from protocol.kafka_sources import KAFKA
 
-from .concurrent_history import (CONFIG_KEYS, LAG_S, MODEL, QUOTA_KEYS, History, overlapping_writes,
+from .concurrent_history import (CONFIG_KEYS, LAG_S, MODEL, QUOTA_KEYS, History, judged_at, overlapping_writes,
                                  run_clients)
 
 SOURCE = ("issue 58 (linearizable admin histories); KIP-339, KIP-546; " + KAFKA
@@ -122,7 +122,7 @@ def test_s3_concurrent_admin_histories_are_linearizable(check):
             picture = visual.render_result(MODEL, result)
             beside = overlapping_writes(history.ops, result.minimal)
             check.expect_observed("the history of " + repr(result.failing_key) + " is linearizable",
-                                  _shown(result), [[]], step=_judged_at(result.minimal, last),
+                                  _shown(result), [[]], step=judged_at(result.minimal, last),
                                   says=f"{result.failing_key!r}: no lost update, stale read or value from nowhere "
                                        f"(smallest failing sub-history: {len(result.minimal)} operations, "
                                        f"{_kind(result)}, a write's "
@@ -144,13 +144,6 @@ def _shown(result) -> list[str]:
     return [f"client {op.client}: {op.input} -> {'?' if op.indeterminate else op.output} "
             f"[{op.call - t0:.3f}s, {'?' if op.indeterminate else f'{op.ret - t0:.3f}s'}]"
             for op in result.minimal]
-
-
-def _judged_at(minimal, last: int | None) -> int | None:
-    """The step the verdict is told beside: the failing sub-history's last answered operation
-    (the read that broke it), so the row names that request; else the history's last step."""
-    answered = [op for op in minimal if not op.indeterminate and (op.meta or {}).get("step") is not None]
-    return max(answered, key=lambda op: op.call).meta["step"] if answered else last
 
 
 def _kind(result) -> str:
