@@ -169,7 +169,6 @@ def test_s4_acknowledged_admin_changes_survive_crashed_and_paused_nodes(check):
             raise SetupFailed(f"a closing read got no answer after the faults healed ({nodes} nodes)")
         judged = [op for op in history.ops if op.input.get("op") != "read" or op.client >= closing_from]
         result = linearizable(MODEL, judged, timeout_s=CHECK_S)
-        crashes = sum(f.kind == "crash" for f in faults)
         check.coverage = {"examples": check.coverage.get("examples", 0) + 1,
                           "operations": check.coverage.get("operations", 0) + len(history.ops),
                           "indeterminate": check.coverage.get("indeterminate", 0)
@@ -177,8 +176,8 @@ def test_s4_acknowledged_admin_changes_survive_crashed_and_paused_nodes(check):
                           "acknowledged_writes": check.coverage.get("acknowledged_writes", 0)
                           + sum(op.input.get("op") != "read" and not op.indeterminate and op.output is None
                                 for op in history.ops),
-                          "crashes": check.coverage.get("crashes", 0) + crashes,
-                          "pauses": check.coverage.get("pauses", 0) + len(faults) - crashes,
+                          "crashes": check.coverage.get("crashes", 0) + nemesis.struck("crash"),
+                          "pauses": check.coverage.get("pauses", 0) + nemesis.struck("pause"),
                           "nodes": nodes}
         last = max((at for at, _, _ in history.steps), default=None)
         schedule = "; ".join(f"{e['at_s']:.2f}s {e['event']}" for e in nemesis.schedule())

@@ -10,8 +10,9 @@ A fault strikes one node of a cluster the suite started and lasts ``down_s`` sec
 The schedule runs on a thread of its own, one fault after another from the history's start
 (a fault starts at its ``at_s`` or when the one before it ended, whichever is later), and
 every start and end is an event with its monotonic time, for the row and the picture.
-:meth:`Nemesis.heal` ends what is still going (a paused node resumed, a crashed one
-restarted) and waits until every node answers and lists every broker again.
+:meth:`Nemesis.heal` lets the schedule run out, ends what is still going (a paused node
+resumed, a crashed one restarted) and waits until every node answers and lists every broker
+again.
 
 The target is duck-typed (nothing here imports the suite): ``node_count()``, ``crash(n)``,
 ``pause(n)``, ``resume(n)``, ``restart(n)`` and ``wait_healed(within) -> None | str``, as
@@ -103,10 +104,13 @@ class Nemesis:
                 self._event(f"resume node {node}")
 
     def heal(self, within: float = 120.0) -> str | None:
-        """End every fault still holding a node, then wait until the cluster is whole:
-        None, or what is still wrong (the nemesis's own error included)."""
-        self._stop.set()
+        """Let the schedule run out (every fault strikes and ends, however soon the history
+        ended: within ``within`` s, then the rest is called off), end what still holds a
+        node, and wait until the cluster is whole: None, or what is still wrong (the
+        nemesis's own error included)."""
         if self._thread is not None:
+            self._thread.join(timeout=within)
+            self._stop.set()
             self._thread.join(timeout=within)
         for node in list(self._down):
             self._end(node)
@@ -115,6 +119,10 @@ class Nemesis:
         problem = self.target.wait_healed(within)
         self._event("healed" if problem is None else f"not healed: {problem}")
         return problem
+
+    def struck(self, kind: str) -> int:
+        """How many faults of ``kind`` struck (drawn ones called off are not counted)."""
+        return sum(what.startswith(kind + " ") for _, what in self.events)
 
     def schedule(self) -> list[dict]:
         """What struck when, in seconds from the history's start (for the row)."""
