@@ -1,6 +1,6 @@
 """S4: every acknowledged admin change survives nodes that crash (kill -9, then restart on
-their data) and pause (SIGSTOP past the session timeout) while clients change it (issue 58,
-parts 3 and 4: a nemesis, durability).
+their data), pause (SIGSTOP past the session timeout) and a crash of the whole cluster while
+clients change it (issue 58, parts 3 and 4: a nemesis, durability across restarts).
 
 S3's workload (``conformance/concurrent_history.py``: 2-4 clients writing, deleting and
 reading two config keys of a fresh topic and two client quotas of a fresh user, each
@@ -114,7 +114,7 @@ def versions_of(check) -> dict[int, tuple[int, int]]:
 def test_s4_acknowledged_admin_changes_survive_crashed_and_paused_nodes(check):
     """While 2-4 clients write, delete and read two config keys of a fresh topic and two
     client quotas of a fresh user, one or two faults crash (kill -9, then restart) or pause
-    (SIGSTOP, then SIGCONT) a drawn node; once every node is back, each node's closing read
+    (SIGSTOP, then SIGCONT) a drawn node, or crash every node at once; once every node is back, each node's closing read
     shows, for every key, a value that a linearization of the writes allows: no acknowledged
     change is lost, none comes back from nowhere."""
     for api in (ApiKey.IncrementalAlterConfigs, ApiKey.DescribeConfigs):
@@ -178,6 +178,8 @@ def test_s4_acknowledged_admin_changes_survive_crashed_and_paused_nodes(check):
                                 for op in history.ops),
                           "crashes": check.coverage.get("crashes", 0) + nemesis.struck("crash"),
                           "pauses": check.coverage.get("pauses", 0) + nemesis.struck("pause"),
+                          "whole_cluster_crashes": check.coverage.get("whole_cluster_crashes", 0)
+                          + nemesis.struck("crash-all"),
                           "nodes": nodes}
         last = max((at for at, _, _ in history.steps), default=None)
         schedule = "; ".join(f"{e['at_s']:.2f}s {e['event']}" for e in nemesis.schedule())

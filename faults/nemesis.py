@@ -5,7 +5,9 @@ A fault strikes one node of a cluster the suite started and lasts ``down_s`` sec
 * ``crash``: ``kill -9`` (no shutdown: the node's data as the crash left it), then the node
   starts again on its data;
 * ``pause``: SIGSTOP, then SIGCONT (its sockets stay open and nothing answers, as in a long
-  GC pause or a frozen VM; past the session timeout the controller fences the node).
+  GC pause or a frozen VM; past the session timeout the controller fences the node);
+* ``crash-all``: every node of the cluster crashes at once, then all start again on their
+  data (a power cut: what the cluster acknowledged must be on some node's disk).
 
 The schedule runs on a thread of its own, one fault after another from the history's start
 (a fault starts at its ``at_s`` or when the one before it ended, whichever is later), and
@@ -25,7 +27,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 
-KINDS = ("crash", "pause")
+KINDS = ("crash", "pause", "crash-all")
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,8 @@ class Fault:
         return cls(drawn["kind"], int(drawn["node"]), float(drawn["at_s"]), float(drawn["down_s"]))
 
     def describe(self) -> str:
-        return f"{self.kind} node {self.node} at {self.at_s:g} s for {self.down_s:g} s"
+        where = "every node" if self.kind == "crash-all" else f"node {self.node}"
+        return f"{self.kind} {where} at {self.at_s:g} s for {self.down_s:g} s"
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -80,18 +83,22 @@ class Nemesis:
                 self._strike(f)
                 if self._stop.wait(f.down_s):
                     return              # heal() ends it
-                self._end(f.node)
+                for node in list(self._down):
+                    self._end(node)
         except BaseException as exc:   # noqa: BLE001 - heal() reports it
             self.error = exc
 
     def _strike(self, f: Fault) -> None:
         with self._lock:
-            if f.kind == "crash":
-                self.target.crash(f.node)
-            else:
-                self.target.pause(f.node)
-            self._down[f.node] = f.kind
-            self._event(f"{f.kind} node {f.node}")
+            nodes = range(1, self.target.node_count() + 1) if f.kind == "crash-all" else (f.node,)
+            for node in nodes:
+                if f.kind == "pause":
+                    self.target.pause(node)
+                    self._down[node] = "pause"
+                else:
+                    self.target.crash(node)
+                    self._down[node] = "crash"
+            self._event(f"{f.kind} node {f.node}" if f.kind != "crash-all" else "crash-all nodes")
 
     def _end(self, node: int) -> None:
         with self._lock:

@@ -1,5 +1,5 @@
 """Fault schedules for the nemesis (faults/nemesis.py, which reads each fault with
-``Fault.of``): one or two faults, each a crash or a pause of a drawn node, at a drawn time
+``Fault.of``): one or two faults, each a crash or a pause of a drawn node or a crash of every node, at a drawn time
 in the history, held for a drawn while. They shrink with the history: toward fewer faults,
 a crash, node 1, the earliest time, the shortest hold."""
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 #: what the nemesis does to a node (faults/nemesis.py KINDS)
-KINDS = ("crash", "pause")
+KINDS = ("crash", "pause", "crash-all")
 #: when a fault strikes, after the history's start (its clients' operations span ~0-4 s): never at
 #: once, so that writes acknowledged before it are there to survive it
 AT_S = (1.0, 2.0, 3.0)
