@@ -55,3 +55,32 @@ def test_a_kraft_controller_appends_no_idle_no_op_records_unless_told(tmp_path):
         assert properties(spec, tmp_path)[idle] == "0", spec
     assert properties(f"kafka:4.4.0,config.{idle}=500", tmp_path)[idle] == "500"
     assert idle not in properties("kafka:3.9.2,mode=zk", tmp_path)
+
+
+def test_separate_controllers_are_the_quorum_and_serve_no_client(tmp_path):
+    """``nodes=2,controllers=3``: nodes 1-2 brokers, 3-5 controllers (KIP-500's layout); the
+    voters are the controllers, a broker has no controller listener, a controller no client one."""
+    target = make_target("kafka:4.4.0,nodes=2,controllers=3")
+    target.workdir = tmp_path
+
+    def node(n):
+        text = target.server_properties(n, [9092, 9094], [9101, 9102, 9103])
+        return dict(line.split("=", 1) for line in text.splitlines() if "=" in line)
+    voters = "3@127.0.0.1:9101,4@127.0.0.1:9102,5@127.0.0.1:9103"
+    broker, controller = node(2), node(4)
+    assert target.node_count() == 5 and broker["controller.quorum.voters"] == voters == controller["controller.quorum.voters"]
+    assert broker["process.roles"] == "broker" and broker["listeners"] == "PLAINTEXT://127.0.0.1:9094"
+    assert broker["advertised.listeners"] == "PLAINTEXT://127.0.0.1:9094" and broker["node.id"] == "2"
+    assert controller["process.roles"] == "controller" and controller["listeners"] == "CONTROLLER://127.0.0.1:9102"
+    assert "advertised.listeners" not in controller and "inter.broker.listener.name" not in controller
+    assert controller["node.id"] == "4" and controller["controller.listener.names"] == "CONTROLLER"
+
+
+def test_separate_controllers_run_in_kraft_mode_without_the_acl_preset():
+    import pytest
+    from fixtures.brokers import TargetError
+    for spec, says in (("kafka:3.9.2,mode=zk,controllers=3", "drop mode=zk"),
+                       ("kafka:4.4.0,preset=acl,controllers=3", "drop preset=acl"),
+                       ("kafka:4.4.0,controllers=9", "from 1 to 5")):
+        with pytest.raises(TargetError, match=says):
+            make_target(spec)

@@ -91,7 +91,7 @@ def test_cluster_ids_are_what_kafkas_storage_tool_accepts():
     ("kafka:9.9.9", "no such Apache Kafka release on Maven Central; releases found: "),
     ("kafka:2.8.2", "releases from 3.3.0 on run here (3.3 is the oldest line"),
     (f"{KAFKA},nodes=9", "nodes=9 must be a number from 1 to 5"),
-    (f"{KAFKA},colour=blue", "unknown option 'colour'; the options are nodes=N, preset=policy|nodelete|quota|acl, "
+    (f"{KAFKA},colour=blue", "unknown option 'colour'; the options are nodes=N, controllers=M, preset=policy|nodelete|quota|acl, "
                              "mode=kraft|zk and config.KEY=VALUE"),
     (f"{KAFKA},preset=chaos", "unknown preset 'chaos'; the presets are policy, nodelete, quota, acl"),
 ])
@@ -111,10 +111,10 @@ def test_the_old_profile_spelling_still_names_a_preset_with_a_one_line_note(caps
     """``profile=`` was the preset's name before "profile" came to mean only --profile
     (hypothesis depth): it still works for one release, saying what to write instead."""
     from fixtures.brokers.kafka import parse_options
-    assert parse_options("kafka:4.4.0,profile=acl", "4.4.0,profile=acl") == ("4.4.0", 1, {}, "acl", "kraft")
+    assert parse_options("kafka:4.4.0,profile=acl", "4.4.0,profile=acl") == ("4.4.0", 1, {}, "acl", "kraft", 0)
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "'profile=acl' is now 'preset=acl'" in err, err
-    assert parse_options("kafka:4.4.0,preset=acl", "4.4.0,preset=acl") == ("4.4.0", 1, {}, "acl", "kraft")
+    assert parse_options("kafka:4.4.0,preset=acl", "4.4.0,preset=acl") == ("4.4.0", 1, {}, "acl", "kraft", 0)
     assert capsys.readouterr().err == ""
 
 
