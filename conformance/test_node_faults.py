@@ -98,7 +98,7 @@ def faultable(check):
     if target is None or not all(hasattr(target, m) for m in ("crash", "pause", "resume", "restart",
                                                               "wait_healed", "node_count")):
         raise Skip(f"S4 crashes and pauses nodes: {check.spec} is not a target whose nodes the suite can "
-                   "crash and restart (kafka:VERSION and dist: builds)")
+                   "crash and restart (kafka:VERSION and kafka-dist:PATH)")
     return target
 
 
