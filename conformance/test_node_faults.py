@@ -96,7 +96,7 @@ def faultable(check):
         raise Skip("S4 crashes and pauses nodes: only on brokers the suite starts")
     target = check.context.pool.targets.get(check.spec)
     if target is None or not all(hasattr(target, m) for m in ("crash", "pause", "resume", "restart",
-                                                              "wait_healed", "node_count")):
+                                                              "wait_healed", "node_count", "active_controller")):
         raise Skip(f"S4 crashes and pauses nodes: {check.spec} is not a target whose nodes the suite can "
                    "crash and restart (kafka:VERSION and kafka-dist:PATH)")
     return target
@@ -145,7 +145,7 @@ def caught_up(history: History, readers: list, first_client: int, writes: list) 
 def test_s4_acknowledged_admin_changes_survive_crashed_and_paused_nodes(check):
     """While 2-4 clients write, delete and read two config keys of a fresh topic and two
     client quotas of a fresh user, one or two faults crash (kill -9, then restart) or pause
-    (SIGSTOP, then SIGCONT) a drawn node, or crash every node at once; once every node is back, each node's closing read
+    (SIGSTOP, then SIGCONT) a drawn node or the active controller, or crash every node at once; once every node is back, each node's closing read
     shows, for every key, a value that a linearization of the writes allows: no acknowledged
     change is lost, none comes back from nowhere."""
     for api in (ApiKey.IncrementalAlterConfigs, ApiKey.DescribeConfigs):
@@ -211,6 +211,8 @@ def test_s4_acknowledged_admin_changes_survive_crashed_and_paused_nodes(check):
                           "pauses": check.coverage.get("pauses", 0) + nemesis.struck("pause"),
                           "whole_cluster_crashes": check.coverage.get("whole_cluster_crashes", 0)
                           + nemesis.struck("crash-all"),
+                          "on_the_active_controller": check.coverage.get("on_the_active_controller", 0)
+                          + nemesis.on_the_active_controller(),
                           "closing_reads_asked_again": check.coverage.get("closing_reads_asked_again", 0)
                           + asked_again,
                           "nodes": nodes}

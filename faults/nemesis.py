@@ -17,7 +17,8 @@ resumed, a crashed one restarted) and waits until every node answers and lists e
 again.
 
 The target is duck-typed (nothing here imports the suite): ``node_count()``, ``crash(n)``,
-``pause(n)``, ``resume(n)``, ``restart(n)`` and ``wait_healed(within) -> None | str``, as
+``pause(n)``, ``resume(n)``, ``restart(n)``, ``active_controller() -> int | None`` and
+``wait_healed(within) -> None | str``, as
 ``fixtures/brokers/kafka.py`` has them (etcd's robustness tests call the same thing a
 failpoint: ``tests/robustness/failpoint`` in etcd-io/etcd).
 """
@@ -33,7 +34,7 @@ KINDS = ("crash", "pause", "crash-all")
 @dataclass(frozen=True)
 class Fault:
     kind: str          # one of KINDS
-    node: int          # 1-based
+    node: int          # 1-based; 0: the active controller when the fault strikes
     at_s: float        # after the history's start
     down_s: float      # how long the node stays down (crash: until its restart)
 
@@ -42,10 +43,13 @@ class Fault:
         """A fault from its fields (strategies/node_faults.py draws them)."""
         if drawn["kind"] not in KINDS:
             raise ValueError(f"a fault is one of {KINDS}, not {drawn['kind']!r}")
+        if int(drawn["node"]) < 0:
+            raise ValueError(f"a fault's node is 1 or more, or 0 for the active controller, not {drawn['node']}")
         return cls(drawn["kind"], int(drawn["node"]), float(drawn["at_s"]), float(drawn["down_s"]))
 
     def describe(self) -> str:
-        where = "every node" if self.kind == "crash-all" else f"node {self.node}"
+        where = ("every node" if self.kind == "crash-all" else "the active controller" if self.node == 0
+                 else f"node {self.node}")
         return f"{self.kind} {where} at {self.at_s:g} s for {self.down_s:g} s"
 
     def as_dict(self) -> dict:
@@ -90,7 +94,7 @@ class Nemesis:
 
     def _strike(self, f: Fault) -> None:
         with self._lock:
-            nodes = range(1, self.target.node_count() + 1) if f.kind == "crash-all" else (f.node,)
+            nodes = range(1, self.target.node_count() + 1) if f.kind == "crash-all" else (self._node(f),)
             for node in nodes:
                 if f.kind == "pause":
                     self.target.pause(node)
@@ -98,7 +102,13 @@ class Nemesis:
                 else:
                     self.target.crash(node)
                     self._down[node] = "crash"
-            self._event(f"{f.kind} node {f.node}" if f.kind != "crash-all" else "crash-all nodes")
+            self._event("crash-all nodes" if f.kind == "crash-all" else
+                        f"{f.kind} node {nodes[0]}" + (" (the active controller)" if f.node == 0 else ""))
+
+    def _node(self, f: Fault) -> int:
+        """The node a fault strikes: its own, or (node 0) the one the quorum names its
+        leader now (``active_controller()``; node 1 where the target names none)."""
+        return f.node or self.target.active_controller() or 1
 
     def _end(self, node: int) -> None:
         with self._lock:
@@ -130,6 +140,10 @@ class Nemesis:
     def struck(self, kind: str) -> int:
         """How many faults of ``kind`` struck (drawn ones called off are not counted)."""
         return sum(what.startswith(kind + " ") for _, what in self.events)
+
+    def on_the_active_controller(self) -> int:
+        """How many faults struck the node that led the quorum then (drawn as node 0)."""
+        return sum(what.endswith("(the active controller)") for _, what in self.events)
 
     def schedule(self) -> list[dict]:
         """What struck when, in seconds from the history's start (for the row)."""

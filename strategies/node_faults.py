@@ -1,7 +1,8 @@
 """Fault schedules for the nemesis (faults/nemesis.py, which reads each fault with
-``Fault.of``): one or two faults, each a crash or a pause of a drawn node or a crash of every node, at a drawn time
+``Fault.of``): one or two faults, each a crash or a pause of a drawn node (or of the active controller,
+whichever node leads the quorum when it strikes) or a crash of every node, at a drawn time
 in the history, held for a drawn while. They shrink with the history: toward fewer faults,
-a crash, node 1, the earliest time, the shortest hold."""
+a crash, the active controller, the earliest time, the shortest hold."""
 from __future__ import annotations
 
 from hypothesis import strategies as st
@@ -17,7 +18,8 @@ DOWN_S = (0.2, 1.0, 3.0, 10.0)
 
 
 def fault(nodes: int):
-    return st.fixed_dictionaries({"kind": st.sampled_from(KINDS), "node": st.integers(1, nodes),
+    """One fault; node 0 is the active controller when it strikes (faults/nemesis.py)."""
+    return st.fixed_dictionaries({"kind": st.sampled_from(KINDS), "node": st.integers(0, nodes),
                                   "at_s": st.sampled_from(AT_S), "down_s": st.sampled_from(DOWN_S)})
 
 
