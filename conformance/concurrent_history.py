@@ -33,10 +33,12 @@ from __future__ import annotations
 import threading
 import time
 
+from fixtures.harness import Unsupported
 from fixtures.history import REGISTER, Operation
 from protocol import ApiKey, Errors
 from protocol import requests as build
 from protocol import AlterConfigOp, ConfigSource
+from protocol.codec import APIS
 from reference.quota_rules import MATCH_EXACT
 
 #: answers whose outcome the client cannot know
@@ -71,7 +73,7 @@ class History:
     # -- one client's operation -----------------------------------------------------------------
     def run(self, client_id: int, client, op: dict) -> None:
         kind, key = op["kind"], op["key"]
-        family = "config" if key in CONFIG_KEYS else "quota"
+        family = family_of(key)
         api = {("config", "read"): ApiKey.DescribeConfigs, ("quota", "read"): ApiKey.DescribeClientQuotas,
                ("config", "write"): ApiKey.IncrementalAlterConfigs, ("quota", "write"): ApiKey.AlterClientQuotas,
                ("config", "delete"): ApiKey.IncrementalAlterConfigs, ("quota", "delete"): ApiKey.AlterClientQuotas}[
@@ -151,6 +153,47 @@ class History:
         return out, False
 
 
+def family_of(key: str) -> str:
+    """The entity a register's key belongs to: the topic's ``config`` or the user's ``quota``."""
+    return "config" if key in CONFIG_KEYS else "quota"
+
+
+def versions_of(check, prop: str) -> dict[int, tuple[int, int]]:
+    """The versions a history's operations may be sent at: what the broker advertises of each
+    API and the schemas know, DescribeConfigs from v1 (``config_source``); Unsupported, with
+    the advertised range, where the broker has no DescribeConfigs v1+."""
+    out = {}
+    for api in (ApiKey.IncrementalAlterConfigs, ApiKey.DescribeConfigs, ApiKey.AlterClientQuotas,
+                ApiKey.DescribeClientQuotas):
+        adv = check.broker.advertised(api)
+        if adv is not None:
+            out[api] = (max(adv[0], 1 if api == ApiKey.DescribeConfigs else adv[0]), min(adv[1], APIS[api].max_version))
+    if out[ApiKey.DescribeConfigs][0] > out[ApiKey.DescribeConfigs][1]:
+        adv = check.broker.advertised(ApiKey.DescribeConfigs)
+        raise Unsupported(f"{prop} reads configs with DescribeConfigs v1+ (config_source); the broker advertises "
+                          f"v{adv[0]}-{adv[1]}")
+    return out
+
+
+def judge_answers(check, history: History) -> None:
+    """Every answer the history's clients read: NONE, or an outcome the client cannot know
+    (:data:`INDETERMINATE_CODES`)."""
+    allowed = [Errors.NONE, *sorted(INDETERMINATE_CODES)]
+    for at, api, what in history.steps:
+        if api in (ApiKey.DescribeConfigs, ApiKey.IncrementalAlterConfigs):
+            field = ["results" if api == ApiKey.DescribeConfigs else "responses", "error_code"]
+        else:
+            field = ["error_code"] if api == ApiKey.DescribeClientQuotas else ["entries", "error_code"]
+        check.expect_field(field, allowed, step=at, says=f"{what}: NONE (or an outcome the client cannot know)")
+
+
+def remove_quotas(admin, history: History) -> None:
+    """The history's user's quotas go with its example (unjudged)."""
+    v = history.versions[ApiKey.AlterClientQuotas][1]
+    admin.client.send(ApiKey.AlterClientQuotas, v, build.alter_client_quotas(
+        v, [((("user", history.user),), [(k, None) for k in QUOTA_KEYS])]))
+
+
 def judged_at(minimal: list[Operation], last: int | None) -> int | None:
     """The step a history's verdict is told beside: the failing sub-history's last answered
     operation (the read that broke it), so the row names that request; else ``last``."""
@@ -196,4 +239,5 @@ def run_clients(history: History, clients: list, plans: list[list[dict]], timeou
         history.closing_reads(len(plans), clients[0])
 
 
-__all__ = ["CONFIG_KEYS", "History", "LAG_S", "MODEL", "QUOTA_KEYS", "judged_at", "overlapping_writes", "run_clients"]
+__all__ = ["CONFIG_KEYS", "History", "LAG_S", "MODEL", "QUOTA_KEYS", "family_of", "judge_answers", "judged_at",
+           "overlapping_writes", "remove_quotas", "run_clients", "versions_of"]

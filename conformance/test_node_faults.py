@@ -37,22 +37,19 @@ from hypothesis import strategies as st
 
 from faults.nemesis import Fault, Nemesis
 from fixtures.admin import Admin
-from fixtures.harness import SetupFailed, Skip, Unsupported
+from fixtures.harness import SetupFailed, Skip
 from fixtures.history import ILLEGAL, OK, check as linearizable
-from protocol import ApiKey, Errors
-from protocol import requests as build
-from protocol.codec import APIS
+from protocol import ApiKey
 from protocol.kafka_sources import KAFKA
 from strategies.node_faults import schedules
 
-from .concurrent_history import CONFIG_KEYS, MODEL, QUOTA_KEYS, History, judged_at, run_clients
+from .concurrent_history import (CONFIG_KEYS, MODEL, QUOTA_KEYS, History, family_of, judge_answers, judged_at,
+                                 remove_quotas, run_clients, versions_of)
 
 SOURCE = ("issue 58 (durability under faults); KIP-595; " + KAFKA
           + "raft/src/main/java/org/apache/kafka/raft/KafkaRaftClient.java (flushLeaderLog); "
           + KAFKA + "core/src/main/scala/kafka/server/BrokerServer.scala (unfenced before serving); "
             "etcd-io/etcd tests/robustness (failpoints)")
-#: the answers a client may get from a cluster whose nodes fail: NONE, or an outcome it cannot know
-INDETERMINATE_OR_NONE = [Errors.NONE, Errors.REQUEST_TIMED_OUT, Errors.NOT_CONTROLLER]
 #: how long the nodes may take to be whole again after the last fault ended (a JVM's restart)
 HEAL_S = 120.0
 #: the checker's bound per history (seconds): beyond it the row is an error, never a pass
@@ -81,13 +78,9 @@ def plans(keys: tuple[str, ...]):
                                 "pause": st.sampled_from((0.0, 0.1, 0.2, 0.5))})
 
     def one_writer(plan):
-        return [[o if o["kind"] == "read" or WRITER[family(o["key"])] == i else {**o, "kind": "read"} for o in ops]
+        return [[o if o["kind"] == "read" or WRITER[family_of(o["key"])] == i else {**o, "kind": "read"} for o in ops]
                 for i, ops in enumerate(plan)]
     return st.lists(st.lists(op, min_size=3, max_size=8), min_size=2, max_size=4).map(one_writer)
-
-
-def family(key: str) -> str:
-    return "config" if key in CONFIG_KEYS else "quota"
 
 
 def faultable(check):
@@ -100,21 +93,6 @@ def faultable(check):
         raise Skip(f"S4 crashes and pauses nodes: {check.spec} is not a target whose nodes the suite can "
                    "crash and restart (kafka:VERSION and kafka-dist:PATH)")
     return target
-
-
-def versions_of(check) -> dict[int, tuple[int, int]]:
-    """The versions each operation may be sent at (DescribeConfigs v1+: ``config_source``)."""
-    out = {}
-    for api in (ApiKey.IncrementalAlterConfigs, ApiKey.DescribeConfigs, ApiKey.AlterClientQuotas,
-                ApiKey.DescribeClientQuotas):
-        adv = check.broker.advertised(api)
-        if adv is not None:
-            out[api] = (max(adv[0], 1 if api == ApiKey.DescribeConfigs else adv[0]), min(adv[1], APIS[api].max_version))
-    if out[ApiKey.DescribeConfigs][0] > out[ApiKey.DescribeConfigs][1]:
-        adv = check.broker.advertised(ApiKey.DescribeConfigs)
-        raise Unsupported(f"S4 reads configs with DescribeConfigs v1+ (config_source); the broker advertises "
-                          f"v{adv[0]}-{adv[1]}")
-    return out
 
 
 def caught_up(history: History, readers: list, first_client: int, writes: list) -> int:
@@ -154,7 +132,7 @@ def test_s4_acknowledged_admin_changes_survive_crashed_and_paused_nodes(check):
     quotas = all(check.broker.advertised(a) is not None for a in (ApiKey.AlterClientQuotas,
                                                                   ApiKey.DescribeClientQuotas))
     keys = CONFIG_KEYS + (QUOTA_KEYS if quotas else ())
-    versions = versions_of(check)
+    versions = versions_of(check, "S4")
     admin = Admin(check)
     nodes = target.node_count()
     pool = check.context.pool
@@ -181,20 +159,12 @@ def test_s4_acknowledged_admin_changes_survive_crashed_and_paused_nodes(check):
         closing_from = len(plan)
         writes = [op for op in history.ops if op.input.get("op") != "read"]
         asked_again = caught_up(history, readers, closing_from, writes)
-        if quotas:                      # the user's quotas go with the example (unjudged)
-            v = versions[ApiKey.AlterClientQuotas][1]
-            admin.client.send(ApiKey.AlterClientQuotas, v, build.alter_client_quotas(
-                v, [((("user", user),), [(k, None) for k in QUOTA_KEYS])]))
+        if quotas:
+            remove_quotas(admin, history)
         check.expect_caveat("S4's clients ran at the same time while nodes crashed and paused; the reproducer "
                             "sends their requests one after another on a healthy broker, so it shows each answer, "
                             "not the race or the faults")
-        for at, api, what in history.steps:
-            if api in (ApiKey.DescribeConfigs, ApiKey.IncrementalAlterConfigs):
-                field = ["results" if api == ApiKey.DescribeConfigs else "responses", "error_code"]
-            else:
-                field = ["error_code"] if api == ApiKey.DescribeClientQuotas else ["entries", "error_code"]
-            check.expect_field(field, INDETERMINATE_OR_NONE, step=at,
-                               says=f"{what}: NONE (or an outcome the client cannot know)")
+        judge_answers(check, history)
         closing = [op for op in history.ops if op.client >= closing_from]
         if any(op.indeterminate for op in closing):
             raise SetupFailed(f"a closing read got no answer after the faults healed ({nodes} nodes)")

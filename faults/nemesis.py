@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 KINDS = ("crash", "pause", "crash-all")
 
@@ -51,9 +51,6 @@ class Fault:
         where = ("every node" if self.kind == "crash-all" else "the active controller" if self.node == 0
                  else f"node {self.node}")
         return f"{self.kind} {where} at {self.at_s:g} s for {self.down_s:g} s"
-
-    def as_dict(self) -> dict:
-        return asdict(self)
 
 
 class Nemesis:
